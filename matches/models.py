@@ -1,0 +1,1 @@
+"""Models for players, matches and games."""
