@@ -1,0 +1,27 @@
+"""The rules engine for Speed: verify speed-log/1 logs card by card, and simulate games.
+
+Framework-free by contract (import-linter): nothing here imports Django,
+Celery or any app. Apps call the engine; it never calls them.
+"""
+
+from .errors import ErrorCode, LogError
+from .rulesets import PRESETS, Ruleset, preset_name, ruleset_from_json
+from .verdict import Step, Verdict
+from .verify import verify_bytes, verify_document
+
+#: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
+ENGINE_VERSION = "1.0.0"
+
+__all__ = [
+    "ENGINE_VERSION",
+    "PRESETS",
+    "ErrorCode",
+    "LogError",
+    "Ruleset",
+    "Step",
+    "Verdict",
+    "preset_name",
+    "ruleset_from_json",
+    "verify_bytes",
+    "verify_document",
+]

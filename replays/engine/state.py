@@ -1,0 +1,221 @@
+"""The table: where every card is at one moment of a game, and the moves that change it.
+
+`GameState` applies moves it is told are legal; checking legality (and saying
+why a move is not) is the verifier's job, as python-chess separates `push`
+from `is_legal`. The simulator and the verifier share this class, so a
+simulated game and its verification agree on the rules by construction.
+
+Piles, stacks and draw piles are lists whose *last* element is the top card:
+taking the top is then `pop()`, which costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import JOKER_RANK, RANK_OF, rank_fits
+from .rulesets import Ruleset
+
+#: `top_ranks` entry of an empty centre pile: nothing fits on it.
+EMPTY_PILE = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """How many cards are in each place; `total` is always the pack size."""
+
+    hands: tuple[int, ...]
+    draws: tuple[int, ...]
+    piles: tuple[int, ...]
+    stacks: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.hands) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
+
+
+class GameState:
+    """Hands, draw piles, centre piles and replacement stacks of one game."""
+
+    __slots__ = (
+        "draws",
+        "hands",
+        "joker_on_joker",
+        "piles",
+        "ruleset",
+        "same_rank",
+        "stacks",
+        "top_ranks",
+        "winner",
+    )
+
+    def __init__(self, ruleset: Ruleset, deck: Sequence[str]) -> None:
+        """Deal `deck` (a checked pack, first card dealt first) as spec section 4 says."""
+        self.ruleset = ruleset
+        self.same_rank = ruleset.same_rank
+        self.joker_on_joker = ruleset.joker_on_joker
+        hand_size, draw_size = ruleset.hand_size, ruleset.draw_size
+        position = 0
+        self.hands: list[list[str]] = []
+        self.draws: list[list[str]] = []
+        for _seat in range(ruleset.players):
+            self.hands.append(list(deck[position : position + hand_size]))
+            position += hand_size
+            # The first card dealt to a draw pile is its top, so it goes last.
+            self.draws.append(list(reversed(deck[position : position + draw_size])))
+            position += draw_size
+        self.piles: list[list[str]] = [[card] for card in deck[position : position + ruleset.center_piles]]
+        position += ruleset.center_piles
+        self.stacks: list[list[str]] = []
+        for _stack in range(ruleset.stacks):
+            self.stacks.append(list(reversed(deck[position : position + ruleset.stack_size])))
+            position += ruleset.stack_size
+        self.top_ranks: list[int] = [RANK_OF[pile[-1]] for pile in self.piles]
+        self.winner: int | None = None
+
+    # -- reading -------------------------------------------------------------
+
+    def fits(self, card: str, pile: int) -> bool:
+        """Whether `card` may go on centre pile `pile` as it shows now."""
+        top = self.top_ranks[pile]
+        return top != EMPTY_PILE and rank_fits(
+            RANK_OF[card], top, same_rank=self.same_rank, joker_on_joker=self.joker_on_joker
+        )
+
+    def is_last_card(self, seat: int, count: int = 1) -> bool:
+        """Whether playing `count` cards would leave `seat` with no cards at all."""
+        return len(self.hands[seat]) == count and not self.draws[seat]
+
+    def legal_single_plays(self, seat: int) -> list[tuple[str, int]]:
+        """Every (card, pile) that `seat` could legally play as a one-card play now."""
+        hand = self.hands[seat]
+        lone_joker = self.is_last_card(seat)
+        plays = []
+        for card in dict.fromkeys(hand):  # a duplicate card (two decks) is the same move
+            if lone_joker and RANK_OF[card] == JOKER_RANK:
+                continue
+            for pile in range(len(self.piles)):
+                if self.fits(card, pile):
+                    plays.append((card, pile))
+        return plays
+
+    def can_move(self, seat: int) -> bool:
+        """Whether some one-card play by `seat` would be legal (spec section 5)."""
+        hand = self.hands[seat]
+        if not hand:
+            return False
+        tops = [top for top in self.top_ranks if top != EMPTY_PILE]
+        if not tops:
+            return False
+        lone_joker = self.is_last_card(seat)
+        same_rank, joker_on_joker = self.same_rank, self.joker_on_joker
+        for card in hand:
+            rank = RANK_OF[card]
+            if rank == JOKER_RANK and lone_joker:
+                continue
+            for top in tops:
+                if rank_fits(rank, top, same_rank=same_rank, joker_on_joker=joker_on_joker):
+                    return True
+        return False
+
+    def anyone_can_move(self) -> bool:
+        return any(self.can_move(seat) for seat in range(len(self.hands)))
+
+    def first_mover(self) -> int | None:
+        """A seat that can move, or None; for messages."""
+        for seat in range(len(self.hands)):
+            if self.can_move(seat):
+                return seat
+        return None
+
+    def is_dead(self) -> bool:
+        """Whether no flip or reshuffle can ever free a move (spec section 6, deadlock).
+
+        Assumes nobody can move now. With draw-pile stalls the game is dead when
+        no draw pile has a card. With stacks, every stack must be empty and no
+        card anywhere in the centre may be one some hand card fits on, because a
+        reshuffle could bring any centre card to the top.
+        """
+        if self.winner is not None:
+            return False
+        if not self.ruleset.stalls_from_stacks:
+            return not any(self.draws)
+        if any(self.stacks):
+            return False
+        centre_ranks = {RANK_OF[card] for pile in self.piles for card in pile}
+        for seat, hand in enumerate(self.hands):
+            lone_joker = self.is_last_card(seat)
+            for card in hand:
+                rank = RANK_OF[card]
+                if rank == JOKER_RANK and lone_joker:
+                    continue
+                for centre in centre_ranks:
+                    if rank_fits(rank, centre, same_rank=self.same_rank, joker_on_joker=self.joker_on_joker):
+                        return False
+        return True
+
+    def counts(self) -> Counts:
+        return Counts(
+            hands=tuple(len(hand) for hand in self.hands),
+            draws=tuple(len(draw) for draw in self.draws),
+            piles=tuple(len(pile) for pile in self.piles),
+            stacks=tuple(len(stack) for stack in self.stacks),
+        )
+
+    def pile_tops(self) -> list[str | None]:
+        return [pile[-1] if pile else None for pile in self.piles]
+
+    def cards_left(self, seat: int) -> int:
+        """Cards `seat` still has to get rid of: hand and draw pile together."""
+        return len(self.hands[seat]) + len(self.draws[seat])
+
+    # -- moves (legality already checked) ------------------------------------
+
+    def play(self, seat: int, cards: Sequence[str], pile: int) -> None:
+        """Put `cards` from `seat`'s hand on `pile` in order, then refill the hand once."""
+        hand = self.hands[seat]
+        target = self.piles[pile]
+        for card in cards:
+            hand.remove(card)
+            target.append(card)
+        self.top_ranks[pile] = RANK_OF[cards[-1]]
+        draw = self.draws[seat]
+        hand_size = self.ruleset.hand_size
+        while len(hand) < hand_size and draw:
+            hand.append(draw.pop())
+
+    def flip_stacks(self) -> None:
+        """Each non-empty replacement stack turns its top card onto its own centre pile."""
+        for index, stack in enumerate(self.stacks):
+            if stack:
+                card = stack.pop()
+                self.piles[index].append(card)
+                self.top_ranks[index] = RANK_OF[card]
+
+    def flip_draw_piles(self, targets: Sequence[int | None]) -> None:
+        """California stall: each player with a draw pile flips its top onto their chosen pile, in seat order."""
+        for seat, pile in enumerate(targets):
+            if pile is not None and self.draws[seat]:
+                card = self.draws[seat].pop()
+                self.piles[pile].append(card)
+                self.top_ranks[pile] = RANK_OF[card]
+
+    def gathered_centre(self) -> list[str]:
+        """All centre cards, as a reshuffle gathers them."""
+        return [card for pile in self.piles for card in pile]
+
+    def reshuffle(self, order: Sequence[str]) -> None:
+        """Gather the centre, split `order` into the stacks in contiguous runs, then flip."""
+        for pile in self.piles:
+            pile.clear()
+        stack_count = len(self.stacks)
+        base, extra = divmod(len(order), stack_count)
+        position = 0
+        for index in range(stack_count):
+            size = base + (1 if index < extra else 0)
+            # The first card of each run is that stack's top, so it goes last.
+            self.stacks[index] = list(reversed(order[position : position + size]))
+            position += size
+        self.top_ranks = [EMPTY_PILE] * len(self.piles)
+        self.flip_stacks()

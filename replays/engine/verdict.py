@@ -1,0 +1,98 @@
+"""What a verification returns: the verdict, and the per-step state for replays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ErrorCode
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The table after the deal (`event` None) or after one event that passed.
+
+    Carries what the replay viewer draws: every hand face up, the count of each
+    face-down pile, each centre pile's top card, and the event in words.
+    """
+
+    event: int | None
+    t: int
+    description: str
+    hands: tuple[tuple[str, ...], ...]
+    draws: tuple[int, ...]
+    piles: tuple[int, ...]
+    pile_tops: tuple[str | None, ...]
+    stacks: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
+
+    @property
+    def cards_left(self) -> tuple[int, ...]:
+        """Cards each seat still has to get rid of (hand and draw pile)."""
+        return tuple(len(hand) + draw for hand, draw in zip(self.hands, self.draws, strict=True))
+
+    def to_counts(self) -> dict[str, Any]:
+        """The counts only: the stable shape of `verify --steps`."""
+        return {
+            "hands": [len(hand) for hand in self.hands],
+            "draws": list(self.draws),
+            "piles": list(self.piles),
+            "stacks": list(self.stacks),
+            "total": self.total,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything a replay viewer needs to draw this step."""
+        return {
+            "event": self.event,
+            "t": self.t,
+            "description": self.description,
+            **self.to_counts(),
+            "hand_cards": [list(hand) for hand in self.hands],
+            "pile_tops": list(self.pile_tops),
+            "cards_left": list(self.cards_left),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of verifying one log.
+
+    `event` is the 0-based index of the first event at fault (None when the
+    log is valid, for document-level errors and for `result_mismatch`);
+    `winner` is the winning seat of a valid, won game (None otherwise);
+    `players` the log's names per seat when the document got that far;
+    `steps` the table after the deal and after every event that passed, only
+    when they were asked for.
+    """
+
+    code: ErrorCode
+    event: int | None
+    message: str
+    winner: int | None
+    players: tuple[str, ...] | None = None
+    steps: tuple[Step, ...] | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.code is ErrorCode.OK
+
+    @property
+    def deadlock(self) -> bool:
+        return self.valid and self.winner is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict line of the command line, with full steps when present."""
+        out: dict[str, Any] = {
+            "valid": self.valid,
+            "code": self.code.value,
+            "event": self.event,
+            "message": self.message,
+            "winner": self.winner,
+        }
+        if self.steps is not None:
+            out["steps"] = [step.to_dict() for step in self.steps]
+        return out
