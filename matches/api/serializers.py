@@ -1,0 +1,121 @@
+"""Small input serializers (shape only; rules live in the services) and output serializers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.models import Game, Match, Player
+from matches.selectors import match_score
+
+
+class PlayerCreateInput(serializers.Serializer):
+    handle = serializers.CharField(max_length=40)
+    display_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    password = serializers.CharField(
+        required=False, allow_blank=True, write_only=True, help_text="Lets the player log in and get a token."
+    )
+
+
+class PlayerOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "handle", "display_name"]
+
+
+class MatchCreateInput(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text="Two player handles.")
+    best_of = serializers.IntegerField(required=False, allow_null=True, default=None)
+    first_to = serializers.IntegerField(required=False, allow_null=True, default=None)
+    ruleset = serializers.JSONField(
+        required=False,
+        default="speed",
+        help_text='A preset name ("speed", "doubles", ...) or a speed-log/1 ruleset object. Default "speed".',
+    )
+
+
+class GameOutput(serializers.ModelSerializer):
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    decided_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = ["id", "number", "status", "winner", "decided_by"]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_decided_by(self, game: Game) -> str | None:
+        return game.decided_by or None
+
+
+class GameDetailOutput(GameOutput):
+    match = serializers.IntegerField(source="match_id")
+
+    class Meta(GameOutput.Meta):
+        fields = [*GameOutput.Meta.fields, "match", "decided_at"]
+
+
+class MatchOutput(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+    best_of = serializers.SerializerMethodField()
+    first_to = serializers.SerializerMethodField()
+    ruleset_name = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    games = GameOutput(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "players",
+            "best_of",
+            "first_to",
+            "wins_needed",
+            "ruleset",
+            "ruleset_name",
+            "status",
+            "score",
+            "winner",
+            "games",
+            "created_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_players(self, match: Match) -> list[str]:
+        return [match.player_one.handle, match.player_two.handle]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_best_of(self, match: Match) -> int | None:
+        return match.series_length if match.series == Match.Series.BEST_OF else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_first_to(self, match: Match) -> int | None:
+        return match.series_length if match.series == Match.Series.FIRST_TO else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_ruleset_name(self, match: Match) -> str | None:
+        return match.ruleset_name or None
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    def get_score(self, match: Match) -> dict[str, int]:
+        return match_score(match=match)
+
+    def to_representation(self, instance: Match) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # A match is either "best_of" or "first_to": only that key is present.
+        data.pop("first_to" if instance.series == Match.Series.BEST_OF else "best_of")
+        return data
+
+
+class GameReportInput(serializers.Serializer):
+    winner = serializers.CharField(max_length=40, help_text="The handle of the player who won.")
+
+
+class GameResultInput(serializers.Serializer):
+    winner = serializers.CharField(
+        max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
+    )

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("players/", views.PlayerListCreateApi.as_view(), name="player-list"),
+    path("players/<str:handle>/", views.PlayerDetailApi.as_view(), name="player-detail"),
+    path("matches/", views.MatchListCreateApi.as_view(), name="match-list"),
+    path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="match-detail"),
+    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/report/", views.GameReportApi.as_view(), name="game-report"),
+    path("games/<int:game_id>/result/", views.GameResultApi.as_view(), name="game-result"),
+]

@@ -1,0 +1,134 @@
+"""Thin API views: validate input, call one service or selector, serialize the output."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, services
+from matches.models import Game, Match
+from speedsite.api_errors import ApplicationError
+
+from .permissions import IsOrganiserOrReadOnly
+from .serializers import (
+    GameDetailOutput,
+    GameReportInput,
+    GameResultInput,
+    MatchCreateInput,
+    MatchOutput,
+    PlayerCreateInput,
+    PlayerOutput,
+)
+
+
+def get_game_or_404(game_id: int) -> Game:
+    game = selectors.game_get(game_id=game_id)
+    if game is None:
+        raise ApplicationError(f"There is no game {game_id}.", status_code=404)
+    return game
+
+
+class PlayerListCreateApi(APIView):
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(
+        responses=PlayerOutput(many=True),
+        parameters=[OpenApiParameter("search", str, description="Part of a handle or display name")],
+    )
+    def get(self, request: Request) -> Response:
+        paginator = LimitOffsetPagination()
+        players = selectors.player_list(search=request.query_params.get("search"))
+        page = paginator.paginate_queryset(players, request, view=self)
+        return paginator.get_paginated_response(PlayerOutput(page, many=True).data)
+
+    @extend_schema(request=PlayerCreateInput, responses={201: PlayerOutput})
+    def post(self, request: Request) -> Response:
+        data = PlayerCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_create(**data.validated_data)
+        return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(responses=PlayerOutput)
+    def get(self, request: Request, handle: str) -> Response:
+        player = selectors.player_get(handle=handle)
+        if player is None:
+            raise ApplicationError(f"There is no player with handle {handle!r}.", status_code=404)
+        return Response(PlayerOutput(player).data)
+
+
+class MatchListCreateApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses=MatchOutput(many=True),
+        parameters=[
+            OpenApiParameter("status", str, enum=Match.Status.values),
+            OpenApiParameter("player", str, description="A player's handle"),
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        paginator = LimitOffsetPagination()
+        matches = selectors.match_list(
+            status=request.query_params.get("status"), player=request.query_params.get("player")
+        )
+        page = paginator.paginate_queryset(matches, request, view=self)
+        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+
+    @extend_schema(request=MatchCreateInput, responses={201: MatchOutput})
+    def post(self, request: Request) -> Response:
+        data = MatchCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_create(**data.validated_data, created_by=request.user)
+        return Response(MatchOutput(selectors.match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(responses=MatchOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        match = selectors.match_get(match_id=match_id)
+        if match is None:
+            raise ApplicationError(f"There is no match {match_id}.", status_code=404)
+        return Response(MatchOutput(match).data)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses=GameDetailOutput)
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(GameDetailOutput(get_game_or_404(game_id)).data)
+
+
+class GameReportApi(APIView):
+    """A player of the match reports the winner; two matching reports decide the game."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=GameReportInput, responses=GameDetailOutput)
+    def post(self, request: Request, game_id: int) -> Response:
+        data = GameReportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_report_result(
+            game=get_game_or_404(game_id), user=request.user, winner=data.validated_data["winner"]
+        )
+        return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
+
+
+class GameResultApi(APIView):
+    """An organiser sets or settles (after a dispute) a game's result."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=GameResultInput, responses=GameDetailOutput)
+    def post(self, request: Request, game_id: int) -> Response:
+        data = GameResultInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_set_result(
+            game=get_game_or_404(game_id), user=request.user, winner=data.validated_data["winner"]
+        )
+        return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)

@@ -1,0 +1,95 @@
+"""Reads of players, matches and games, shaped so a page costs a fixed number of queries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch, Q, QuerySet
+
+from .models import Game, Match, Player
+
+ORGANISERS_GROUP = "organisers"
+
+
+def user_is_organiser(*, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """Organisers are superusers and members of the "organisers" group."""
+    if user is None or not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    cached = getattr(user, "_speed_is_organiser", None)
+    if cached is None:
+        cached = user.groups.filter(name=ORGANISERS_GROUP).exists()  # type: ignore[attr-defined]
+        user._speed_is_organiser = cached  # type: ignore[union-attr]
+    return bool(cached)
+
+
+def user_player(*, user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
+    """The player the user plays as, if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def player_list(*, search: str | None = None) -> QuerySet[Player]:
+    players = Player.objects.all()
+    if search:
+        players = players.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
+    return players.order_by("handle")
+
+
+def player_get(*, handle: str) -> Player | None:
+    return Player.objects.filter(handle__iexact=handle).first()
+
+
+def players_by_handles(*, handles: Iterable[str]) -> dict[str, Player]:
+    """Players keyed by lower-cased handle (handles are unique case-insensitively)."""
+    wanted = {handle.lower() for handle in handles}
+    query = Q()
+    for handle in wanted:
+        query |= Q(handle__iexact=handle)
+    if not wanted:
+        return {}
+    return {player.handle.lower(): player for player in Player.objects.filter(query)}
+
+
+def _games_prefetch() -> Prefetch[Game]:
+    return Prefetch("games", queryset=Game.objects.select_related("winner").order_by("number"))
+
+
+def match_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
+    """Matches with their players, winner and games: one query for the page, one for the games."""
+    matches = Match.objects.select_related("player_one", "player_two", "winner").prefetch_related(_games_prefetch())
+    if status:
+        matches = matches.filter(status=status)
+    if player:
+        matches = matches.filter(Q(player_one__handle__iexact=player) | Q(player_two__handle__iexact=player))
+    return matches.order_by("-created_at", "-id")
+
+
+def match_get(*, match_id: int) -> Match | None:
+    return match_list().filter(pk=match_id).first()
+
+
+def game_get(*, game_id: int) -> Game | None:
+    return Game.objects.select_related("match__player_one", "match__player_two", "winner").filter(pk=game_id).first()
+
+
+def match_score(*, match: Match) -> dict[str, int]:
+    """Games won by each player, keyed by handle (uses prefetched games when present)."""
+    score = {match.player_one.handle: 0, match.player_two.handle: 0}
+    for game in match.games.all():
+        if game.status == Game.Status.DECIDED and game.winner_id is not None:
+            winner = match.player_one if game.winner_id == match.player_one_id else match.player_two
+            score[winner.handle] += 1
+    return score
+
+
+def match_wins(*, match: Match) -> dict[int, int]:
+    """Games won by each player id, counted in the database (for services deciding the match)."""
+    wins = {match.player_one_id: 0, match.player_two_id: 0}
+    decided = Game.objects.filter(match=match, status=Game.Status.DECIDED, winner__isnull=False)
+    for winner_id in decided.values_list("winner_id", flat=True):
+        wins[winner_id] = wins.get(winner_id, 0) + 1
+    return wins

@@ -1,0 +1,288 @@
+"""Every change to players, matches and games (HackSoft services: `<entity>_<action>`).
+
+The one place where a match becomes decided is `match_finish`; the next step
+after that (tournament advancement) is called explicitly from there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
+from speedsite.api_errors import ApplicationError
+
+from .models import Game, Match, Player
+from .selectors import (
+    ORGANISERS_GROUP,
+    match_wins,
+    player_get,
+    players_by_handles,
+    user_is_organiser,
+    user_player,
+)
+
+HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+MAX_SERIES_LENGTH = 99
+
+User = get_user_model()
+AnyUser = AbstractBaseUser | AnonymousUser | None
+
+
+# --- Players -----------------------------------------------------------------
+
+
+@transaction.atomic
+def player_create(*, handle: str, display_name: str, password: str | None = None) -> Player:
+    """A player, with a Django user of the same username to log in as (created or linked)."""
+    handle = handle.strip()
+    display_name = display_name.strip() or handle
+    if not HANDLE_PATTERN.match(handle):
+        raise ApplicationError(
+            f"The handle {handle!r} is not allowed: use 1 to 40 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit.",
+            extra={"field": "handle"},
+        )
+    if player_get(handle=handle) is not None:
+        raise ApplicationError(
+            f"The handle {handle!r} is taken (handles are unique regardless of case); choose another.",
+            extra={"field": "handle"},
+        )
+    user = User.objects.filter(username__iexact=handle).first()
+    if user is None:
+        user = User(username=handle)
+        if password:
+            user.set_password(password)
+        else:
+            user.set_unusable_password()
+        user.save()
+    elif Player.objects.filter(user=user).exists():
+        raise ApplicationError(f"The user {user.get_username()!r} already plays as another player.")
+    elif password:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    try:
+        with transaction.atomic():
+            return Player.objects.create(handle=handle, display_name=display_name, user=user)
+    except IntegrityError as exc:  # a concurrent request took the handle first
+        raise ApplicationError(f"The handle {handle!r} is taken; choose another.") from exc
+
+
+def organiser_grant(*, user: AbstractBaseUser) -> None:
+    """Make the user an organiser (a member of the "organisers" group)."""
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    user.groups.add(group)  # type: ignore[attr-defined]
+
+
+# --- Matches -----------------------------------------------------------------
+
+
+def _ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
+    """A ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any."""
+    if ruleset is None:
+        ruleset = "speed"
+    if isinstance(ruleset, str):
+        preset = PRESETS.get(ruleset)
+        if preset is None:
+            raise ApplicationError(
+                f"Unknown ruleset preset {ruleset!r}; use one of {', '.join(PRESETS)} "
+                "or a ruleset object as in speed-log/1.",
+                extra={"field": "ruleset"},
+            )
+        resolved = preset
+    else:
+        try:
+            resolved = ruleset_from_json(ruleset)
+        except LogError as exc:
+            raise ApplicationError(f"The ruleset is not valid: {exc.message}", extra={"field": "ruleset"}) from exc
+    name = next((key for key, preset in PRESETS.items() if preset == resolved), "")
+    if resolved.players != 2:
+        raise ApplicationError(
+            f"A match is between two players, but this ruleset ({name or 'custom'}) has {resolved.players} seats; "
+            "use a two-player ruleset.",
+            extra={"field": "ruleset"},
+        )
+    return resolved, name
+
+
+def _series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
+    if (best_of is None) == (first_to is None):
+        raise ApplicationError("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
+    length = best_of if best_of is not None else first_to
+    assert length is not None
+    if not 1 <= length <= MAX_SERIES_LENGTH:
+        raise ApplicationError(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
+    if best_of is not None:
+        if best_of % 2 == 0:
+            raise ApplicationError(
+                f"best_of must be odd so that a match always has a winner ({best_of - 1} or {best_of + 1}); "
+                "use first_to for other lengths."
+            )
+        return Match.Series.BEST_OF, best_of
+    return Match.Series.FIRST_TO, length
+
+
+@transaction.atomic
+def match_create(
+    *,
+    players: Sequence[str],
+    ruleset: object = "speed",
+    best_of: int | None = None,
+    first_to: int | None = None,
+    created_by: AnyUser = None,
+) -> Match:
+    """A match between two players, with its first game open.
+
+    Organisers create any match; a player creates matches they play in.
+    """
+    if len(players) != 2 or len({handle.lower() for handle in players}) != 2:
+        raise ApplicationError("A match needs exactly two different player handles.", extra={"field": "players"})
+    found = players_by_handles(handles=players)
+    missing = [handle for handle in players if handle.lower() not in found]
+    if missing:
+        raise ApplicationError(
+            f"No player with handle {', '.join(repr(h) for h in missing)}; an organiser creates players first.",
+            extra={"field": "players"},
+        )
+    one, two = (found[handle.lower()] for handle in players)
+    if created_by is not None and not user_is_organiser(user=created_by):
+        me = user_player(user=created_by)
+        if me is None or me.pk not in (one.pk, two.pk):
+            raise ApplicationError(
+                "Players can only create matches they play in; ask an organiser for other matches.",
+                status_code=403,
+            )
+    resolved, name = _ruleset_resolve(ruleset)
+    series, length = _series_resolve(best_of=best_of, first_to=first_to)
+    match = Match.objects.create(
+        player_one=one,
+        player_two=two,
+        ruleset=resolved.to_json(),
+        ruleset_name=name,
+        series=series,
+        series_length=length,
+        created_by=created_by if created_by is not None and created_by.is_authenticated else None,
+    )
+    Game.objects.create(match=match, number=1)
+    return match
+
+
+def match_finish(*, match: Match, winner: Player) -> Match:
+    """THE place where a match becomes decided. Callers hold the match row's lock."""
+    match.status = Match.Status.FINISHED
+    match.winner = winner
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "winner", "finished_at"])
+
+    # --- Next step after a match is decided ------------------------------
+    # Called explicitly here, in the same transaction as the result (no signals).
+    # The tournaments engineer adds the advancement call here, e.g.
+    #     tournament_match_decided(match=match)
+    return match
+
+
+def _match_progress(*, match: Match) -> None:
+    """After a game changed: finish the match if someone has the wins, else open the next game."""
+    if match.status != Match.Status.IN_PROGRESS:
+        return
+    wins = match_wins(match=match)
+    leader_id, leader_wins = max(wins.items(), key=lambda item: item[1])
+    if leader_wins >= match.wins_needed:
+        winner = match.player_one if leader_id == match.player_one_id else match.player_two
+        match_finish(match=match, winner=winner)
+        return
+    waiting = Game.objects.filter(match=match, status__in=[Game.Status.OPEN, Game.Status.DISPUTED])
+    if not waiting.exists():
+        last = Game.objects.filter(match=match).order_by("-number").values_list("number", flat=True).first() or 0
+        Game.objects.create(match=match, number=last + 1)
+
+
+def _locked(game: Game) -> tuple[Game, Match]:
+    """Lock the game, then its match (always in that order, like every service here)."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    match = (
+        Match.objects.select_for_update(of=("self",)).select_related("player_one", "player_two").get(pk=game.match_id)
+    )
+    game.match = match
+    return game, match
+
+
+@transaction.atomic
+def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
+    """Record a game's result (winner None: a void game) and move the match on."""
+    game, match = _locked(game)
+    if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
+        raise ApplicationError(f"{winner.handle!r} does not play in this match.")
+    game.winner = winner
+    game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
+    game.decided_by = decided_by
+    game.decided_at = timezone.now()
+    game.save(update_fields=["winner", "status", "decided_by", "decided_at"])
+    _match_progress(match=match)
+    return game
+
+
+@transaction.atomic
+def game_dispute(*, game: Game) -> Game:
+    """Results disagree: the game waits for an organiser; nothing already recorded is overwritten."""
+    game, _match = _locked(game)
+    if game.status != Game.Status.DISPUTED:
+        game.status = Game.Status.DISPUTED
+        game.save(update_fields=["status"])
+    return game
+
+
+def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
+    if handle is None:
+        return None
+    for player in match.players:
+        if player.handle.lower() == handle.lower():
+            return player
+    raise ApplicationError(
+        f"{handle!r} does not play in this match; the winner is {match.player_one.handle!r} "
+        f"or {match.player_two.handle!r}.",
+        extra={"field": "winner"},
+    )
+
+
+@transaction.atomic
+def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
+    """A player reports who won; when both players report the same winner, that decides the game."""
+    game, match = _locked(game)
+    me = user_player(user=user)
+    if me is None or me.pk not in (match.player_one_id, match.player_two_id):
+        raise ApplicationError("Only the two players of this match can report its results.", status_code=403)
+    if game.status != Game.Status.OPEN:
+        raise ApplicationError(
+            f"Game {game.number} is {game.get_status_display().lower()}, not open; "
+            "an organiser can settle it if it is wrong."
+        )
+    reported = _winner_from_handle(match, winner)
+    assert reported is not None
+    field = "reported_by_one" if me.pk == match.player_one_id else "reported_by_two"
+    setattr(game, field, reported)
+    game.save(update_fields=[field])
+    if game.reported_by_one_id is not None and game.reported_by_two_id is not None:
+        if game.reported_by_one_id == game.reported_by_two_id:
+            return game_decide(game=game, winner=reported, decided_by=Game.DecidedBy.PLAYERS)
+        return game_dispute(game=game)
+    return game
+
+
+@transaction.atomic
+def game_set_result(*, game: Game, user: AnyUser, winner: str | None) -> Game:
+    """An organiser sets (or settles) a game's result; `winner` None voids the game."""
+    if not user_is_organiser(user=user):
+        raise ApplicationError("Only organisers can set a game's result.", status_code=403)
+    game, match = _locked(game)
+    if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
+        raise ApplicationError(
+            f"Game {game.number} is already {game.get_status_display().lower()}; "
+            "only open or disputed games can be set."
+        )
+    return game_decide(game=game, winner=_winner_from_handle(match, winner), decided_by=Game.DecidedBy.ORGANISER)

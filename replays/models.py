@@ -1,0 +1,89 @@
+"""Submitted game logs, their verdicts, and the cached replay steps.
+
+The rules engine lives in `replays.engine` and knows nothing of these models;
+`replays.services` joins the two.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class MatchLog(models.Model):
+    """One speed-log/1 document submitted for one game, stored verbatim, and its verdict."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Rejected"
+        # The engine itself failed on this log (a bug, not a bad log): an
+        # operator looks, fixes, and runs `manage.py reverify --code failed`.
+        FAILED = "failed", "Failed"
+
+    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
+    data = models.BinaryField()  # the request body exactly as received
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    code = models.CharField(max_length=32, blank=True)
+    event = models.IntegerField(null=True, blank=True)
+    message = models.TextField(blank=True)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    # The seat's player in this match, mapped through the log's `players` handles.
+    winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    engine_version = models.CharField(max_length=32, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+        constraints = [
+            # The same document for the same game is the same submission.
+            models.UniqueConstraint(fields=["game", "sha256"], name="matchlog_unique_document_per_game"),
+        ]
+        indexes = [
+            models.Index(fields=["status"]),
+            models.Index(fields=["code"]),
+            models.Index(fields=["verified_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Log {self.pk} ({self.status})"
+
+
+class LogVerdict(models.Model):
+    """Audit trail: one row per judgement of a log, by which engine version."""
+
+    log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="verdicts")
+    engine_version = models.CharField(max_length=32)
+    status = models.CharField(max_length=10, choices=MatchLog.Status.choices)
+    code = models.CharField(max_length=32)
+    event = models.IntegerField(null=True, blank=True)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Log {self.log_id}: {self.code} by engine {self.engine_version}"
+
+
+class ReplaySteps(models.Model):
+    """The per-step table state of a log, computed once per engine version on first view."""
+
+    log = models.OneToOneField(MatchLog, on_delete=models.CASCADE, related_name="replay_steps")
+    engine_version = models.CharField(max_length=32)
+    steps = models.JSONField()
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "replay steps"
+
+    def __str__(self) -> str:
+        return f"Steps of log {self.log_id} (engine {self.engine_version})"

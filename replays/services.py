@@ -1,0 +1,307 @@
+"""Submitting logs, verifying them, and deciding games from verified logs.
+
+Flow: `log_submit` stores the document verbatim and enqueues verification
+after commit; the worker runs `log_verify`, which judges the log with the
+engine and, in the same transaction, decides (or disputes) the game through
+`matches.services`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from functools import partial
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from matches.models import Game, Match, Player
+from matches.selectors import user_is_organiser, user_player
+from matches.services import AnyUser, game_decide, game_dispute
+from replays.engine import ENGINE_VERSION, LogError, Verdict, ruleset_from_json, verify_bytes
+from speedsite.api_errors import ApplicationError
+
+from .models import LogVerdict, MatchLog, ReplaySteps
+
+logger = logging.getLogger(__name__)
+
+# Test-only hook: when set, `log_verify` sleeps this many seconds after judging
+# a log and before writing anything, so the pipeline tests can SIGKILL a worker
+# in the middle of a verification. Never set it in production.
+TEST_PAUSE_ENV = "SPEED_TEST_PAUSE_BEFORE_WRITE"
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_document(data: bytes) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as first_error:
+        try:  # the standard parser accepts integers orjson refuses (beyond 64 bits), like the engine
+            return json.loads(data, parse_constant=_refuse_constant)
+        except (ValueError, UnicodeDecodeError):
+            raise ApplicationError(
+                f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body."
+            ) from first_error
+
+
+def _check_players(document: dict[str, Any], match: Match) -> None:
+    names = document.get("players")
+    handles = [match.player_one.handle, match.player_two.handle]
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(isinstance(name, str) for name in names)
+        or sorted(name.lower() for name in names) != sorted(handle.lower() for handle in handles)
+    ):
+        raise ApplicationError(
+            f"The log's players are {names!r}, but this match is between {handles[0]!r} and {handles[1]!r}: "
+            "the log's `players` must list exactly these two handles, one per seat, in seat order.",
+            extra={"field": "players", "expected": handles},
+        )
+
+
+def _check_ruleset(document: dict[str, Any], match: Match) -> None:
+    """A log whose ruleset is readable must be the match's ruleset; an unreadable one is the engine's to reject."""
+    try:
+        ruleset = ruleset_from_json(document.get("ruleset"))
+    except LogError:
+        return
+    if ruleset.to_json() != match.ruleset:
+        differ = {key: value for key, value in ruleset.to_json().items() if match.ruleset.get(key) != value}
+        raise ApplicationError(
+            f"The log's ruleset is not this match's ruleset ({match.ruleset_name or 'custom'}); "
+            f"it differs in {', '.join(sorted(differ))}.",
+            extra={"field": "ruleset", "expected": match.ruleset, "differs": differ},
+        )
+
+
+def _enqueue_verification(log_id: int) -> None:
+    from .tasks import log_verify_task  # noqa: PLC0415 - tasks import this module
+
+    # robust: if the broker is unreachable the submission is still committed and
+    # answered; the log stays `pending` and `manage.py reverify --pending` re-enqueues it.
+    transaction.on_commit(partial(log_verify_task.delay, log_id), robust=True)
+
+
+@transaction.atomic
+def log_submit(*, game_id: int, data: bytes, user: AnyUser) -> tuple[MatchLog, bool]:
+    """Store a submitted log for a game and enqueue its verification. Returns (log, created).
+
+    The same document for the same game is the same submission: the existing
+    row comes back with created False.
+    """
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("match__player_one", "match__player_two")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise ApplicationError(f"There is no game {game_id}.", status_code=404)
+    match = game.match
+    if not user_is_organiser(user=user):
+        me = user_player(user=user)
+        if me is None or me.pk not in (match.player_one_id, match.player_two_id):
+            raise ApplicationError(
+                f"Only {match.player_one.handle!r}, {match.player_two.handle!r} or an organiser can submit "
+                "logs for this match.",
+                status_code=403,
+            )
+    if len(data) > settings.SPEED_LOG_MAX_BYTES:
+        raise ApplicationError(
+            f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.", status_code=413
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    existing = MatchLog.objects.filter(game=game, sha256=digest).first()
+    if existing is not None:
+        return existing, False
+
+    document = _parse_document(data)
+    if not isinstance(document, dict):
+        raise ApplicationError(
+            f"The body is JSON but not an object (it is a {type(document).__name__}); "
+            "send the speed-log/1 log object itself."
+        )
+    if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
+        how = game.get_decided_by_display().lower() if game.decided_by else "its result"
+        raise ApplicationError(
+            f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
+            "Ask an organiser if the result is wrong.",
+            extra={"game_status": game.status, "decided_by": game.decided_by},
+        )
+    _check_players(document, match)
+    _check_ruleset(document, match)
+
+    try:
+        with transaction.atomic():
+            log = MatchLog.objects.create(
+                game=game,
+                data=data,
+                size=len(data),
+                sha256=digest,
+                submitted_by=user if user is not None and user.is_authenticated else None,
+            )
+    except IntegrityError:  # the same document raced in; it is the same submission
+        return MatchLog.objects.get(game=game, sha256=digest), False
+    _enqueue_verification(log.pk)
+    return log, True
+
+
+def _judge(data: bytes) -> tuple[Verdict | None, str]:
+    """The engine's verdict, or None and the reason when the engine itself failed."""
+    try:
+        return verify_bytes(data), ""
+    except Exception as exc:  # an engine bug must not lose the log: it is marked `failed`
+        logger.exception("engine failed on a log")
+        return None, f"The verifier failed on this log ({type(exc).__name__}: {exc}); an operator will look."
+
+
+def _test_pause(log_id: int) -> None:
+    seconds = float(os.environ.get(TEST_PAUSE_ENV, "0") or 0)
+    if seconds > 0:
+        logger.warning("test hook: pausing %.1fs before writing the verdict of log %s", seconds, log_id)
+        time.sleep(seconds)
+
+
+def _winner_player(verdict: Verdict, match: Match) -> Player | None:
+    if verdict.winner is None or verdict.players is None:
+        return None
+    name = verdict.players[verdict.winner].lower()
+    return next((player for player in match.players if player.handle.lower() == name), None)
+
+
+@transaction.atomic
+def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
+    """Judge one log and apply the verdict, all in one transaction (idempotent).
+
+    Locks the log row first, so two deliveries of the same task serialize;
+    a log already judged by this engine version is left alone unless `force`.
+    """
+    log = MatchLog.objects.select_for_update().filter(pk=log_id).first()
+    if log is None:
+        return None
+    if not force and log.status != MatchLog.Status.PENDING and log.engine_version == ENGINE_VERSION:
+        return log
+
+    verdict, failure = _judge(bytes(log.data))
+    _test_pause(log.pk)
+
+    game = Game.objects.select_for_update().get(pk=log.game_id)
+    match = (
+        Match.objects.select_for_update(of=("self",)).select_related("player_one", "player_two").get(pk=game.match_id)
+    )
+    if verdict is None:
+        log.status, log.code, log.event, log.message = MatchLog.Status.FAILED, "failed", None, failure
+        log.winner_seat, log.winner = None, None
+    else:
+        log.status = MatchLog.Status.VERIFIED if verdict.valid else MatchLog.Status.REJECTED
+        log.code, log.event, log.message = str(verdict.code), verdict.event, verdict.message
+        log.winner_seat, log.winner = verdict.winner, _winner_player(verdict, match)
+        if verdict.valid and verdict.winner is not None and log.winner is None:
+            # Checked at submission; only a renamed player could get here.
+            log.status, log.code = MatchLog.Status.FAILED, "failed"
+            log.message = "The log's winner is not a player of this match; an organiser must settle the game."
+    log.engine_version = ENGINE_VERSION
+    log.verified_at = timezone.now()
+    log.save(
+        update_fields=[
+            "status",
+            "code",
+            "event",
+            "message",
+            "winner_seat",
+            "winner",
+            "engine_version",
+            "verified_at",
+        ]
+    )
+    LogVerdict.objects.create(
+        log=log,
+        engine_version=ENGINE_VERSION,
+        status=log.status,
+        code=log.code,
+        event=log.event,
+        winner_seat=log.winner_seat,
+    )
+    game.match = match
+    _game_apply_logs(game=game)
+    return log
+
+
+def _game_apply_logs(*, game: Game) -> None:
+    """Decide, or dispute, a game from its verified logs. The caller holds the game and match locks.
+
+    A game is decided only once none of its logs is pending, so every log
+    submitted while it was open has its say: verified logs that agree decide
+    it; verified logs that disagree dispute it for an organiser. A game a log
+    decided before becomes disputed if its verified logs no longer agree
+    (after `reverify`); results set by players or organisers are left alone.
+    """
+    rows = list(
+        MatchLog.objects.filter(game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]).values_list(
+            "status", "winner_id"
+        )
+    )
+    if any(status == MatchLog.Status.PENDING for status, _ in rows):
+        return
+    outcomes = {winner_id for _, winner_id in rows}
+    if game.status == Game.Status.OPEN:
+        if len(outcomes) == 1:
+            (winner_id,) = outcomes
+            winner = next((p for p in game.match.players if p.pk == winner_id), None)
+            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG)
+        elif len(outcomes) > 1:
+            game_dispute(game=game)
+    elif game.is_settled and game.decided_by == Game.DecidedBy.LOG and outcomes != {game.winner_id}:
+        game_dispute(game=game)
+
+
+# --- Replay steps ----------------------------------------------------------------
+
+
+@transaction.atomic
+def log_steps_build(*, log: MatchLog) -> ReplaySteps:
+    """The replay's steps for a log, computed from the stored bytes and kept for this engine version.
+
+    Computed on first view rather than in the worker: most logs are never
+    replayed, the steps are many times larger than the log, and keeping them
+    out of the verification task keeps the pipeline fast. Cached in the
+    database (one row per log) so every later view is a single read, and
+    recomputed when the engine version changes.
+    """
+    cached = ReplaySteps.objects.filter(log=log).first()
+    if cached is not None and cached.engine_version == ENGINE_VERSION:
+        return cached
+    try:
+        verdict = verify_bytes(bytes(log.data), steps=True)
+    except Exception as exc:  # an engine bug: say so, never a 500
+        logger.exception("engine failed computing the steps of log %s", log.pk)
+        raise ApplicationError(
+            f"The replay of log {log.pk} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
+            status_code=409,
+        ) from exc
+    steps = [step.to_dict() for step in verdict.steps or ()]
+    replay, _ = ReplaySteps.objects.update_or_create(
+        log=log, defaults={"engine_version": ENGINE_VERSION, "steps": steps}
+    )
+    return replay
+
+
+# --- Re-verification ----------------------------------------------------------------
+
+
+def logs_enqueue_verification(*, log_ids: list[int], force: bool) -> None:
+    """Send these logs to the workers (after commit if inside a transaction)."""
+    from .tasks import log_verify_task  # noqa: PLC0415 - tasks import this module
+
+    for log_id in log_ids:
+        transaction.on_commit(partial(log_verify_task.delay, log_id, force=force))

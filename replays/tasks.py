@@ -1,0 +1,48 @@
+"""Celery tasks: an interface like views. They take ids, and call one service.
+
+`acks_late` and `reject_on_worker_lost` (also the project defaults) make a
+task killed mid-way go back to the queue; the service is idempotent and runs
+in one transaction, so a redelivery finds either nothing written or the
+finished verdict. Only transient failures are retried: the database or the
+broker gone away. An invalid log is a verdict, never an error.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .services import log_verify
+
+TRANSIENT_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    KombuOperationalError,
+    RedisConnectionError,
+    RedisTimeoutError,
+    ConnectionError,
+)
+
+
+@shared_task(
+    name="replays.log_verify",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=12,
+    ignore_result=True,
+)
+def log_verify_task(log_id: int, force: bool = False) -> None:
+    """Verify one stored log (see `replays.services.log_verify`)."""
+    log_verify(log_id=log_id, force=force)
+
+
+@shared_task(name="replays.noop", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def noop_task(log_id: int, force: bool = False) -> None:
+    """Does nothing, with the same signature and options: the baseline of `manage.py bench_pipeline`."""
