@@ -11,3 +11,8 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/speed"
 from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
+
+# The pipeline tests' broker: a Redis database of their own. Tasks still run
+# in-process (eager) unless a test switches eager mode off for a real worker.
+CELERY_BROKER_URL = os.environ.get("SPEED_TEST_BROKER_URL", "redis://127.0.0.1:6379/13")
+CELERY_TASK_ALWAYS_EAGER = os.environ.get("SPEED_TEST_EAGER", "1") == "1"
