@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 
 JOKER = "JK"
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -16,6 +17,11 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 
 #: The joker's rank. Ordinary ranks are 1 (ace) to 13 (king).
 JOKER_RANK = 0
+#: The rank an empty centre pile shows: nothing fits on it. As a list index it
+#: is the last column of a `fit_table` row, which is all False.
+EMPTY_PILE = -1
+
+FitTable = tuple[tuple[bool, ...], ...]
 
 #: Every well-formed card string and its rank; a string not in here is not a card.
 RANK_OF: dict[str, int] = {rank + suit: index + 1 for index, rank in enumerate(RANKS) for suit in SUITS}
@@ -51,6 +57,19 @@ def rank_fits(card_rank: int, top_rank: int, *, same_rank: bool, joker_on_joker:
         return True
     step = (card_rank - top_rank) % 13
     return step in (1, 12) or (same_rank and step == 0)
+
+
+@cache
+def fit_table(*, same_rank: bool, joker_on_joker: bool) -> FitTable:
+    """`table[card_rank][top_rank]`: `rank_fits` precomputed, since the verifier asks it for every play.
+
+    Each row has 15 columns: ranks 0 (joker) to 13, then a False column that
+    `EMPTY_PILE` (-1) indexes, so an empty pile needs no special case.
+    """
+    return tuple(
+        (*(rank_fits(card, top, same_rank=same_rank, joker_on_joker=joker_on_joker) for top in range(14)), False)
+        for card in range(14)
+    )
 
 
 def fitting_ranks(top_rank: int, *, same_rank: bool) -> list[str]:

@@ -14,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import JOKER_RANK, RANK_OF, rank_fits
+from .cards import EMPTY_PILE, JOKER_RANK, RANK_OF, fit_table
 from .rulesets import Ruleset
-
-#: `top_ranks` entry of an empty centre pile: nothing fits on it.
-EMPTY_PILE = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,23 +35,13 @@ class Counts:
 class GameState:
     """Hands, draw piles, centre piles and replacement stacks of one game."""
 
-    __slots__ = (
-        "draws",
-        "hands",
-        "joker_on_joker",
-        "piles",
-        "ruleset",
-        "same_rank",
-        "stacks",
-        "top_ranks",
-        "winner",
-    )
+    __slots__ = ("draws", "fits_on", "hands", "piles", "ruleset", "stacks", "top_ranks", "winner")
 
     def __init__(self, ruleset: Ruleset, deck: Sequence[str]) -> None:
         """Deal `deck` (a checked pack, first card dealt first) as spec section 4 says."""
         self.ruleset = ruleset
-        self.same_rank = ruleset.same_rank
-        self.joker_on_joker = ruleset.joker_on_joker
+        #: `fits_on[card_rank][top_rank]`: whether a card may go on a pile showing that rank.
+        self.fits_on = fit_table(same_rank=ruleset.same_rank, joker_on_joker=ruleset.joker_on_joker)
         hand_size, draw_size = ruleset.hand_size, ruleset.draw_size
         position = 0
         self.hands: list[list[str]] = []
@@ -78,10 +65,7 @@ class GameState:
 
     def fits(self, card: str, pile: int) -> bool:
         """Whether `card` may go on centre pile `pile` as it shows now."""
-        top = self.top_ranks[pile]
-        return top != EMPTY_PILE and rank_fits(
-            RANK_OF[card], top, same_rank=self.same_rank, joker_on_joker=self.joker_on_joker
-        )
+        return self.fits_on[RANK_OF[card]][self.top_ranks[pile]]
 
     def is_last_card(self, seat: int, count: int = 1) -> bool:
         """Whether playing `count` cards would leave `seat` with no cards at all."""
@@ -105,17 +89,16 @@ class GameState:
         hand = self.hands[seat]
         if not hand:
             return False
-        tops = [top for top in self.top_ranks if top != EMPTY_PILE]
-        if not tops:
-            return False
-        lone_joker = self.is_last_card(seat)
-        same_rank, joker_on_joker = self.same_rank, self.joker_on_joker
+        tops = self.top_ranks
+        lone_joker = len(hand) == 1 and not self.draws[seat]
+        fits_on = self.fits_on
         for card in hand:
             rank = RANK_OF[card]
             if rank == JOKER_RANK and lone_joker:
                 continue
+            row = fits_on[rank]
             for top in tops:
-                if rank_fits(rank, top, same_rank=same_rank, joker_on_joker=joker_on_joker):
+                if row[top]:
                     return True
         return False
 
@@ -150,9 +133,9 @@ class GameState:
                 rank = RANK_OF[card]
                 if rank == JOKER_RANK and lone_joker:
                     continue
-                for centre in centre_ranks:
-                    if rank_fits(rank, centre, same_rank=self.same_rank, joker_on_joker=self.joker_on_joker):
-                        return False
+                row = self.fits_on[rank]
+                if any(row[centre] for centre in centre_ranks):
+                    return False
         return True
 
     def counts(self) -> Counts:
@@ -173,17 +156,24 @@ class GameState:
     # -- moves (legality already checked) ------------------------------------
 
     def play(self, seat: int, cards: Sequence[str], pile: int) -> None:
-        """Put `cards` from `seat`'s hand on `pile` in order, then refill the hand once."""
+        """Put a run of `cards` from `seat`'s hand on `pile` in order, then refill the hand once."""
         hand = self.hands[seat]
         target = self.piles[pile]
-        for card in cards:
+        for card in cards[:-1]:
             hand.remove(card)
             target.append(card)
-        self.top_ranks[pile] = RANK_OF[cards[-1]]
+        self.play_card(seat, cards[-1], pile)
+
+    def play_card(self, seat: int, card: str, pile: int) -> None:
+        """Put one card from `seat`'s hand on `pile`, then refill the hand from the draw pile."""
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.piles[pile].append(card)
+        self.top_ranks[pile] = RANK_OF[card]
         draw = self.draws[seat]
-        hand_size = self.ruleset.hand_size
-        while len(hand) < hand_size and draw:
-            hand.append(draw.pop())
+        if draw:
+            for _ in range(min(self.ruleset.hand_size - len(hand), len(draw))):
+                hand.append(draw.pop())
 
     def flip_stacks(self) -> None:
         """Each non-empty replacement stack turns its top card onto its own centre pile."""
@@ -217,5 +207,5 @@ class GameState:
             # The first card of each run is that stack's top, so it goes last.
             self.stacks[index] = list(reversed(order[position : position + size]))
             position += size
-        self.top_ranks = [EMPTY_PILE] * len(self.piles)
+        self.top_ranks[:] = [EMPTY_PILE] * len(self.piles)  # in place: the verifier holds this list
         self.flip_stacks()

@@ -21,10 +21,10 @@ from typing import Any
 
 import orjson
 
-from .cards import RANK_OF, fitting_ranks, rank_fits
+from .cards import EMPTY_PILE, RANK_OF, fitting_ranks
 from .errors import ErrorCode, LogError
 from .rulesets import Ruleset, build_ruleset, read_ruleset_fields
-from .state import EMPTY_PILE, GameState
+from .state import GameState
 from .text import card_text, clock, describe_event
 from .verdict import Step, Verdict
 
@@ -36,27 +36,29 @@ _EVENT_TYPES = ("play", "collision", "stall", "reshuffle", "speed")
 def verify_bytes(data: bytes | str, *, steps: bool = False) -> Verdict:
     """Parse and verify a log document; never raises on bad input."""
     try:
-        document = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        document = _parse_slowly(data, exc)
-        if isinstance(document, LogError):
-            return Verdict(document.code, None, document.message, None, steps=() if steps else None)
+        document = parse_log(data)
+    except LogError as error:
+        return Verdict(error.code, None, error.message, None, steps=() if steps else None)
     return verify_document(document, steps=steps)
 
 
-def _parse_slowly(data: bytes | str, first_error: Exception) -> Any:
-    """The standard library parser, for valid JSON orjson refuses (integers beyond 64 bits).
+def parse_log(data: bytes | str) -> Any:
+    """The JSON value of a log document; `LogError` (`bad_format`) when it is not JSON.
 
-    It still refuses what JSON does not allow (NaN, Infinity), as orjson does.
+    orjson first, for speed; the standard library for the valid JSON orjson
+    refuses (integers beyond 64 bits), still refusing NaN and Infinity.
     """
-
-    def refuse_constant(name: str) -> None:
-        raise ValueError(f"{name} is not JSON")
-
     try:
-        return json.loads(data, parse_constant=refuse_constant)
-    except (ValueError, UnicodeDecodeError):
-        return LogError(ErrorCode.BAD_FORMAT, f"The log is not a JSON document: {first_error}.")
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as fast_error:
+
+        def refuse_constant(name: str) -> None:
+            raise ValueError(f"{name} is not JSON")
+
+        try:
+            return json.loads(data, parse_constant=refuse_constant)
+        except (ValueError, UnicodeDecodeError):
+            raise LogError(ErrorCode.BAD_FORMAT, f"The log is not a JSON document: {fast_error}.") from None
 
 
 def verify_document(document: object, *, steps: bool = False) -> Verdict:
@@ -83,9 +85,9 @@ class _Verifier:
         self.index = 0
         self.t = 0
         # The last event that was not a collision, for checking collisions:
-        # (index, player, pile, t, rank the pile showed before it) or None
-        # when it was not a play.
-        self.standing_play: tuple[int, int, int, int, int] | None = None
+        # (player, pile, t, rank the pile showed before it), or None when it
+        # was not a play.
+        self.standing_play: tuple[int, int, int, int] | None = None
         self.parsers: dict[str, Callable[[dict[str, Any]], Any]] = {
             "play": self._parse_play,
             "collision": self._parse_collision,
@@ -209,7 +211,11 @@ class _Verifier:
     # -- the events (spec section 5) -----------------------------------------
 
     def _replay(self, events: list[Any]) -> None:
+        state = self.state
+        assert state is not None
         parsers = self.parsers
+        players, piles = self.ruleset.players, self.ruleset.center_piles
+        hands, draws, top_ranks, fits_on = state.hands, state.draws, state.top_ranks, state.fits_on
         for index, event in enumerate(events):
             self.index = index
             if type(event) is not dict:
@@ -218,23 +224,41 @@ class _Verifier:
             kind = event.get("type")
             if type(t) is not int:
                 raise self._error(ErrorCode.BAD_FORMAT, f"`t` must be whole milliseconds, not {t!r}.")
+            if kind == "play" and "cards" not in event:
+                # Most events are one card played from a hand: this is
+                # `_parse_play` + `_check_clock` + `_play` inlined, in their order.
+                seat = event.get("player")
+                if type(seat) is not int or not 0 <= seat < players:
+                    raise self._bad_seat(seat)
+                pile = event.get("pile")
+                if type(pile) is not int or not 0 <= pile < piles:
+                    raise self._bad_pile(pile)
+                card = event.get("card")
+                if type(card) is not str or card not in RANK_OF:
+                    raise self._bad_card(event)
+                if t < self.t or state.winner is not None:
+                    self._check_clock(t)
+                hand = hands[seat]
+                rank = RANK_OF[card]
+                if (
+                    card not in hand
+                    or not fits_on[rank][top_ranks[pile]]
+                    or (rank == 0 and len(hand) == 1 and not draws[seat])
+                ):
+                    self._play(t, seat, pile, [card])  # raises with the precise reason
+                self.t = t
+                if self.steps is not None:
+                    self._record(index, describe_event(event, self.players or (), state))
+                self.standing_play = (seat, pile, t, top_ranks[pile])
+                state.play_card(seat, card, pile)
+                continue
             parse = parsers.get(kind) if type(kind) is str else None
             if parse is None:
                 raise self._error(
-                    ErrorCode.BAD_FORMAT,
-                    f"Unknown event type {kind!r}; expected one of {', '.join(_EVENT_TYPES)}.",
+                    ErrorCode.BAD_FORMAT, f"Unknown event type {kind!r}; expected one of {', '.join(_EVENT_TYPES)}."
                 )
             parsed = parse(event)
-            if t < self.t:
-                before = "the start" if index == 0 else f"the previous event ({clock(self.t)})"
-                raise self._error(ErrorCode.TIME_REVERSED, f"This event's t ({t} ms) is earlier than {before}.")
-            state = self.state
-            assert state is not None
-            if state.winner is not None:
-                raise self._error(
-                    ErrorCode.GAME_OVER,
-                    f"The game was already won by {self._who(state.winner)}; nothing may follow the call of Speed.",
-                )
+            self._check_clock(t)
             self.t = t
             description = None if self.steps is None else describe_event(event, self.players or (), state)
             if kind == "play":
@@ -252,38 +276,62 @@ class _Verifier:
             if description is not None:
                 self._record(index, description)
 
+    def _check_clock(self, t: int) -> None:
+        """The checks every event gets after its format: `time_reversed`, then `game_over`."""
+        if t < self.t:
+            before = "the start" if self.index == 0 else f"the previous event ({clock(self.t)})"
+            raise self._error(ErrorCode.TIME_REVERSED, f"This event's t ({t} ms) is earlier than {before}.")
+        state = self.state
+        assert state is not None
+        if state.winner is not None:
+            raise self._error(
+                ErrorCode.GAME_OVER,
+                f"The game was already won by {self._who(state.winner)}; nothing may follow the call of Speed.",
+            )
+
     # Parsers check an event's format and return its fields.
 
-    def _seat_field(self, event: dict[str, Any], name: str = "player") -> int:
-        seat = event.get(name)
-        if type(seat) is not int or not 0 <= seat < self.ruleset.players:
-            raise self._error(
-                ErrorCode.BAD_FORMAT,
-                f"`{name}` must be a seat from 0 to {self.ruleset.players - 1}, not {seat!r}.",
+    def _bad_seat(self, seat: object, name: str = "player") -> LogError:
+        return self._error(
+            ErrorCode.BAD_FORMAT, f"`{name}` must be a seat from 0 to {self.ruleset.players - 1}, not {seat!r}."
+        )
+
+    def _bad_pile(self, pile: object) -> LogError:
+        return self._error(
+            ErrorCode.BAD_FORMAT,
+            f"`pile` must be a centre pile from 0 to {self.ruleset.center_piles - 1}, not {pile!r}.",
+        )
+
+    def _bad_card(self, event: dict[str, Any]) -> LogError:
+        if "card" not in event:
+            what = (
+                "A play needs `card` (or `cards` for a run)." if event.get("type") == "play" else "`card` is missing."
             )
+            return self._error(ErrorCode.BAD_FORMAT, what)
+        return self._error(ErrorCode.BAD_FORMAT, f"`card` is {json.dumps(event['card'])}, which is not a card.")
+
+    def _seat_field(self, event: dict[str, Any]) -> int:
+        seat = event.get("player")
+        if type(seat) is not int or not 0 <= seat < self.ruleset.players:
+            raise self._bad_seat(seat)
         return seat
 
     def _pile_field(self, event: dict[str, Any]) -> int:
         pile = event.get("pile")
         if type(pile) is not int or not 0 <= pile < self.ruleset.center_piles:
-            raise self._error(
-                ErrorCode.BAD_FORMAT,
-                f"`pile` must be a centre pile from 0 to {self.ruleset.center_piles - 1}, not {pile!r}.",
-            )
+            raise self._bad_pile(pile)
         return pile
 
     def _card_field(self, event: dict[str, Any]) -> str:
         card = event.get("card")
         if type(card) is not str or card not in RANK_OF:
-            raise self._error(ErrorCode.BAD_FORMAT, f"`card` is {json.dumps(card)}, which is not a card.")
+            raise self._bad_card(event)
         return card
 
     def _parse_play(self, event: dict[str, Any]) -> tuple[int, int, list[str]]:
         seat = self._seat_field(event)
         pile = self._pile_field(event)
         if "cards" not in event:
-            if "card" not in event:
-                raise self._error(ErrorCode.BAD_FORMAT, "A play needs `card` (or `cards` for a run).")
             return seat, pile, [self._card_field(event)]
         if "card" in event:
             raise self._error(ErrorCode.BAD_FORMAT, "A play has either `card` or `cards`, not both.")
@@ -350,9 +398,7 @@ class _Verifier:
                     ErrorCode.NOT_IN_HAND,
                     f"{self._who(seat)} plays {card} at {clock(t)}, but their hand holds {' '.join(hand) or 'nothing'}.",
                 )
-            if top_before == EMPTY_PILE or not rank_fits(
-                RANK_OF[card], top_before, same_rank=state.same_rank, joker_on_joker=state.joker_on_joker
-            ):
+            if not state.fits(card, pile):
                 raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
             if RANK_OF[card] == 0 and len(hand) == 1 and not state.draws[seat]:
                 raise self._error(
@@ -361,8 +407,8 @@ class _Verifier:
                 )
         else:
             self._check_run(t, seat, pile, cards)
+        self.standing_play = (seat, pile, t, top_before)
         state.play(seat, cards, pile)
-        self.standing_play = (self.index, seat, pile, t, top_before)
 
     def _check_run(self, t: int, seat: int, pile: int, cards: list[str]) -> None:
         state = self.state
@@ -381,13 +427,11 @@ class _Verifier:
         if not state.fits(cards[0], pile):
             raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, cards[0], pile, t))
         for before, card in pairwise(cards):
-            if not rank_fits(
-                RANK_OF[card], RANK_OF[before], same_rank=state.same_rank, joker_on_joker=state.joker_on_joker
-            ):
+            if not state.fits_on[RANK_OF[card]][RANK_OF[before]]:
                 raise self._error(
                     ErrorCode.NO_FIT,
                     f"{self._who(seat)}'s run {' '.join(cards)} at {clock(t)} breaks at {card}: it does not fit on "
-                    f"{before} (fits: {', '.join(fitting_ranks(RANK_OF[before], same_rank=state.same_rank))}).",
+                    f"{before} (fits: {', '.join(fitting_ranks(RANK_OF[before], same_rank=self.ruleset.same_rank))}).",
                 )
         if RANK_OF[cards[-1]] == 0 and not remaining and not state.draws[seat]:
             raise self._error(
@@ -403,7 +447,7 @@ class _Verifier:
         if top == EMPTY_PILE:
             return f"{self._who(seat)} plays {card} on pile {pile} at {clock(t)}, but pile {pile} is empty."
         showing = state.piles[pile][-1]
-        fits = ", ".join(fitting_ranks(top, same_rank=state.same_rank))
+        fits = ", ".join(fitting_ranks(top, same_rank=self.ruleset.same_rank))
         return (
             f"{self._who(seat)} plays {card_text(card)} on pile {pile} at {clock(t)}, but pile {pile} shows "
             f"{card_text(showing)}: only {fits} fit there."
@@ -420,7 +464,7 @@ class _Verifier:
                 f"{what} follows no play: a collision records a card "
                 "taken back from a play that landed at the same moment.",
             )
-        _index, standing_seat, standing_pile, standing_t, top_before = standing
+        standing_seat, standing_pile, standing_t, top_before = standing
         if standing_pile != pile or standing_t != t:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
@@ -434,9 +478,7 @@ class _Verifier:
                 ErrorCode.BAD_COLLISION,
                 f"{what}: {card} is not in their hand ({' '.join(state.hands[seat]) or 'empty'}).",
             )
-        if top_before == EMPTY_PILE or not rank_fits(
-            RANK_OF[card], top_before, same_rank=state.same_rank, joker_on_joker=state.joker_on_joker
-        ):
+        if not state.fits_on[RANK_OF[card]][top_before]:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
                 f"{what}: {card} would not have fitted the pile before the standing play.",

@@ -1,0 +1,120 @@
+"""`python -m replays.engine`: verify logs, simulate games, benchmark the verifier.
+
+Other tools parse this output, so its shape is a contract:
+
+- `verify [--steps] FILE...` prints one JSON object per line per file,
+  `{"file", "valid", "code", "event", "message", "winner"}` (and `"steps"`,
+  the counts after the deal and after each event that passed). Exit 0 when
+  every file is valid, 1 when any is not, 2 when a file cannot be read or is
+  not JSON (that file is reported with code `bad_format`). `-` reads stdin.
+- `simulate --ruleset NAME --seed N [--players a,b]` prints a valid log.
+- `bench` prints games verified per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from .errors import ErrorCode, LogError
+from .rulesets import PRESETS
+from .simulate import simulate
+from .verify import parse_log, verify_document
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as handle:
+        return handle.read()
+
+
+def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
+    """The output line for one file, and whether the file was unreadable or not JSON."""
+    line: dict[str, Any] = {"file": name}
+    try:
+        document = parse_log(_read(name))
+    except (OSError, LogError) as error:
+        message = error.message if isinstance(error, LogError) else f"Cannot read the file: {error.strerror or error}."
+        line.update(valid=False, code=ErrorCode.BAD_FORMAT.value, event=None, message=message, winner=None)
+        if steps:
+            line["steps"] = []
+        return line, True
+    verdict = verify_document(document, steps=steps)
+    line.update(
+        valid=verdict.valid,
+        code=verdict.code.value,
+        event=verdict.event,
+        message=verdict.message,
+        winner=verdict.winner,
+    )
+    if steps:
+        line["steps"] = [step.to_counts() for step in verdict.steps or ()]
+    return line, False
+
+
+def command_verify(args: argparse.Namespace) -> int:
+    status = EXIT_VALID
+    out = sys.stdout.buffer
+    for name in args.files:
+        line, unreadable = _verify_file(name, steps=args.steps)
+        out.write(orjson.dumps(line) + b"\n")
+        if unreadable:
+            status = EXIT_UNREADABLE
+        elif not line["valid"] and status == EXIT_VALID:
+            status = EXIT_INVALID
+    out.flush()
+    return status
+
+
+def command_simulate(args: argparse.Namespace) -> int:
+    players = args.players.split(",") if args.players else None
+    try:
+        log = simulate(args.ruleset, seed=args.seed, players=players)
+    except ValueError as error:
+        print(f"simulate: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    sys.stdout.buffer.write(orjson.dumps(log) + b"\n")
+    return EXIT_VALID
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench  # noqa: PLC0415 - keeps `verify` start-up lean
+
+    run_bench(games=args.games, ruleset=args.ruleset, rounds=args.rounds)
+    return EXIT_VALID
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m replays.engine", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    verify = commands.add_parser("verify", help="verify speed-log/1 files")
+    verify.add_argument("--steps", action="store_true", help="also print the card counts after every step")
+    verify.add_argument("files", nargs="+", metavar="FILE", help="log files; - reads standard input")
+    verify.set_defaults(handler=command_verify)
+
+    sim = commands.add_parser("simulate", help="print a valid log of a game between bots")
+    sim.add_argument("--ruleset", required=True, choices=sorted(PRESETS))
+    sim.add_argument("--seed", required=True, type=int)
+    sim.add_argument("--players", help="comma-separated names, one per seat")
+    sim.set_defaults(handler=command_simulate)
+
+    bench = commands.add_parser("bench", help="games verified per second on one core")
+    bench.add_argument("--games", type=int, default=2000, help="simulated games per round (default 2000)")
+    bench.add_argument("--rounds", type=int, default=5, help="timed rounds; the best is reported (default 5)")
+    bench.add_argument("--ruleset", default="speed", choices=sorted(PRESETS))
+    bench.set_defaults(handler=command_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    status: int = args.handler(args)
+    return status
