@@ -9,6 +9,7 @@ format error of the document), a value out of range is `bad_ruleset`
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any
 
 from .errors import ErrorCode, LogError
@@ -87,6 +88,12 @@ def read_ruleset_fields(value: object) -> dict[str, Any]:
 
 def build_ruleset(fields: dict[str, Any]) -> Ruleset:
     """Range and consistency checks of spec section 3; failures are `bad_ruleset`."""
+    return _checked_ruleset(tuple(fields.items()))
+
+
+@cache  # a few rulesets serve almost every log; an error is raised, never cached
+def _checked_ruleset(items: tuple[tuple[str, Any], ...]) -> Ruleset:
+    fields = dict(items)
     for name, (_default, low, high) in _INT_FIELDS.items():
         if not low <= fields[name] <= high:
             raise LogError(

@@ -88,13 +88,6 @@ class _Verifier:
         # (player, pile, t, rank the pile showed before it), or None when it
         # was not a play.
         self.standing_play: tuple[int, int, int, int] | None = None
-        self.parsers: dict[str, Callable[[dict[str, Any]], Any]] = {
-            "play": self._parse_play,
-            "collision": self._parse_collision,
-            "stall": self._parse_stall,
-            "reshuffle": self._parse_reshuffle,
-            "speed": self._parse_speed,
-        }
 
     def run(self) -> Verdict:
         try:
@@ -213,9 +206,11 @@ class _Verifier:
     def _replay(self, events: list[Any]) -> None:
         state = self.state
         assert state is not None
-        parsers = self.parsers
+        parsers = _PARSERS
         players, piles = self.ruleset.players, self.ruleset.center_piles
         hands, draws, top_ranks, fits_on = state.hands, state.draws, state.top_ranks, state.fits_on
+        rank_of = RANK_OF.get
+        recording = self.steps is not None
         for index, event in enumerate(events):
             self.index = index
             if type(event) is not dict:
@@ -233,13 +228,13 @@ class _Verifier:
                 pile = event.get("pile")
                 if type(pile) is not int or not 0 <= pile < piles:
                     raise self._bad_pile(pile)
-                card = event.get("card")
-                if type(card) is not str or card not in RANK_OF:
+                card = event.get("card", "")  # "" is no card either: `_bad_card` tells which
+                rank = rank_of(card) if type(card) is str else None
+                if rank is None:
                     raise self._bad_card(event)
                 if t < self.t or state.winner is not None:
                     self._check_clock(t)
                 hand = hands[seat]
-                rank = RANK_OF[card]
                 if (
                     card not in hand
                     or not fits_on[rank][top_ranks[pile]]
@@ -247,7 +242,7 @@ class _Verifier:
                 ):
                     self._play(t, seat, pile, [card])  # raises with the precise reason
                 self.t = t
-                if self.steps is not None:
+                if recording:
                     self._record(index, describe_event(event, self.players or (), state))
                 self.standing_play = (seat, pile, t, top_ranks[pile])
                 state.play_card(seat, card, pile)
@@ -257,7 +252,7 @@ class _Verifier:
                 raise self._error(
                     ErrorCode.BAD_FORMAT, f"Unknown event type {kind!r}; expected one of {', '.join(_EVENT_TYPES)}."
                 )
-            parsed = parse(event)
+            parsed = parse(self, event)
             self._check_clock(t)
             self.t = t
             description = None if self.steps is None else describe_event(event, self.players or (), state)
@@ -612,3 +607,13 @@ class _Verifier:
                 stacks=tuple(len(stack) for stack in state.stacks),
             )
         )
+
+
+# Event type -> the `_Verifier` method that checks its format and returns its fields.
+_PARSERS: dict[str, Callable[[_Verifier, dict[str, Any]], Any]] = {
+    "play": _Verifier._parse_play,
+    "collision": _Verifier._parse_collision,
+    "stall": _Verifier._parse_stall,
+    "reshuffle": _Verifier._parse_reshuffle,
+    "speed": _Verifier._parse_speed,
+}
