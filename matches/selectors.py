@@ -84,12 +84,3 @@ def match_score(*, match: Match) -> dict[str, int]:
             winner = match.player_one if game.winner_id == match.player_one_id else match.player_two
             score[winner.handle] += 1
     return score
-
-
-def match_wins(*, match: Match) -> dict[int, int]:
-    """Games won by each player id, counted in the database (for services deciding the match)."""
-    wins = {match.player_one_id: 0, match.player_two_id: 0}
-    decided = Game.objects.filter(match=match, status=Game.Status.DECIDED, winner__isnull=False)
-    for winner_id in decided.values_list("winner_id", flat=True):
-        wins[winner_id] = wins.get(winner_id, 0) + 1
-    return wins

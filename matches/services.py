@@ -20,7 +20,6 @@ from speedsite.api_errors import ApplicationError
 from .models import Game, Match, Player
 from .selectors import (
     ORGANISERS_GROUP,
-    match_wins,
     player_get,
     players_by_handles,
     user_is_organiser,
@@ -190,32 +189,46 @@ def _match_progress(*, match: Match) -> None:
     """After a game changed: finish the match if someone has the wins, else open the next game."""
     if match.status != Match.Status.IN_PROGRESS:
         return
-    wins = match_wins(match=match)
-    leader_id, leader_wins = max(wins.items(), key=lambda item: item[1])
-    if leader_wins >= match.wins_needed:
-        winner = match.player_one if leader_id == match.player_one_id else match.player_two
-        match_finish(match=match, winner=winner)
+    games = list(Game.objects.filter(match=match).values_list("number", "status", "winner_id"))
+    wins = {match.player_one_id: 0, match.player_two_id: 0}
+    for _number, status, winner_id in games:
+        if status == Game.Status.DECIDED and winner_id in wins:
+            wins[winner_id] += 1
+    leader_id = max(wins, key=wins.__getitem__)
+    if wins[leader_id] >= match.wins_needed:
+        match_finish(match=match, winner=match.player_one if leader_id == match.player_one_id else match.player_two)
         return
-    waiting = Game.objects.filter(match=match, status__in=[Game.Status.OPEN, Game.Status.DISPUTED])
-    if not waiting.exists():
-        last = Game.objects.filter(match=match).order_by("-number").values_list("number", flat=True).first() or 0
-        Game.objects.create(match=match, number=last + 1)
+    # A disputed game holds the match until an organiser settles it: its result may end the match.
+    if not any(status in (Game.Status.OPEN, Game.Status.DISPUTED) for _, status, _ in games):
+        Game.objects.create(match=match, number=max((number for number, _, _ in games), default=0) + 1)
 
 
-def _locked(game: Game) -> tuple[Game, Match]:
-    """Lock the game, then its match (always in that order, like every service here)."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    match = (
-        Match.objects.select_for_update(of=("self",)).select_related("player_one", "player_two").get(pk=game.match_id)
+def game_lock(*, game_id: int) -> Game:
+    """Lock a game and its match for update, with both players loaded. Call inside a transaction.
+
+    Every service that changes a game's result takes its locks through here,
+    in the same single statement, so they serialize per game and never deadlock.
+    """
+    game = (
+        Game.objects.select_for_update(of=("self", "match"))
+        .select_related("match__player_one", "match__player_two")
+        .get(pk=game_id)
     )
-    game.match = match
-    return game, match
+    game._locked_for_update = True  # type: ignore[attr-defined]
+    return game
 
 
-@transaction.atomic
+def _locked(game: Game) -> Game:
+    return game if getattr(game, "_locked_for_update", False) else game_lock(game_id=game.pk)
+
+
+# savepoint=False: these run inside the caller's transaction (a log's verification,
+# a report) where a savepoint would only add round trips; alone, they are atomic.
+@transaction.atomic(savepoint=False)
 def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
     """Record a game's result (winner None: a void game) and move the match on."""
-    game, match = _locked(game)
+    game = _locked(game)
+    match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
         raise ApplicationError(f"{winner.handle!r} does not play in this match.")
     game.winner = winner
@@ -227,10 +240,10 @@ def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
     return game
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def game_dispute(*, game: Game) -> Game:
     """Results disagree: the game waits for an organiser; nothing already recorded is overwritten."""
-    game, _match = _locked(game)
+    game = _locked(game)
     if game.status != Game.Status.DISPUTED:
         game.status = Game.Status.DISPUTED
         game.save(update_fields=["status"])
@@ -253,7 +266,8 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
 @transaction.atomic
 def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
     """A player reports who won; when both players report the same winner, that decides the game."""
-    game, match = _locked(game)
+    game = _locked(game)
+    match = game.match
     me = user_player(user=user)
     if me is None or me.pk not in (match.player_one_id, match.player_two_id):
         raise ApplicationError("Only the two players of this match can report its results.", status_code=403)
@@ -279,7 +293,8 @@ def game_set_result(*, game: Game, user: AnyUser, winner: str | None) -> Game:
     """An organiser sets (or settles) a game's result; `winner` None voids the game."""
     if not user_is_organiser(user=user):
         raise ApplicationError("Only organisers can set a game's result.", status_code=403)
-    game, match = _locked(game)
+    game = _locked(game)
+    match = game.match
     if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
         raise ApplicationError(
             f"Game {game.number} is already {game.get_status_display().lower()}; "

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from matches.models import Game, Match, Player
 from matches.selectors import user_is_organiser, user_player
-from matches.services import AnyUser, game_decide, game_dispute
+from matches.services import AnyUser, game_decide, game_dispute, game_lock
 from replays.engine import ENGINE_VERSION, LogError, Verdict, ruleset_from_json, verify_bytes
 from speedsite.api_errors import ApplicationError
 
@@ -195,10 +195,8 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     verdict, failure = _judge(bytes(log.data))
     _test_pause(log.pk)
 
-    game = Game.objects.select_for_update().get(pk=log.game_id)
-    match = (
-        Match.objects.select_for_update(of=("self",)).select_related("player_one", "player_two").get(pk=game.match_id)
-    )
+    game = game_lock(game_id=log.game_id)
+    match = game.match
     if verdict is None:
         log.status, log.code, log.event, log.message = MatchLog.Status.FAILED, "failed", None, failure
         log.winner_seat, log.winner = None, None
@@ -232,7 +230,6 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
         event=log.event,
         winner_seat=log.winner_seat,
     )
-    game.match = match
     _game_apply_logs(game=game)
     return log
 

@@ -1,0 +1,52 @@
+"""Fixtures shared by tests/matches and tests/replays (imported by both conftests)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import AbstractBaseUser
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from matches.models import Player
+
+from .factories import make_player, make_user
+
+
+@pytest.fixture
+def anon() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def client_for() -> Callable[[AbstractBaseUser], APIClient]:
+    """An API client authenticated with the user's token, as a recording app would be."""
+
+    def make(user: AbstractBaseUser) -> APIClient:
+        client = APIClient()
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def organiser(db: None) -> AbstractBaseUser:
+    return make_user("orga", organiser=True)
+
+
+@pytest.fixture
+def alice(db: None) -> Player:
+    return make_player("alice")
+
+
+@pytest.fixture
+def ben(db: None) -> Player:
+    return make_player("ben")
+
+
+@pytest.fixture
+def carol(db: None) -> Player:
+    return make_player("carol")
