@@ -1,0 +1,180 @@
+"""The pipeline for real: PostgreSQL, Redis, and `celery -A speedsite worker` processes.
+
+Each test commits its data (transactional_db) so the worker, another process
+with its own database connection, sees it; tasks go through Redis database 13
+(SPEED_TEST_BROKER_URL) instead of running in-process.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from matches.models import Game, Match
+from replays.models import LogVerdict, MatchLog
+from replays.services import TEST_PAUSE_ENV
+from replays.workers import WorkerProcess
+from speedsite.celery import app as celery_app
+from tests.matches.factories import body, deadlock_log, make_match, tampered, won_log
+
+pytestmark = [pytest.mark.pipeline, pytest.mark.django_db(transaction=True)]
+
+
+def worker_env(**extra: str) -> dict[str, str]:
+    db = connection.settings_dict
+    return {
+        "DJANGO_SETTINGS_MODULE": "speedsite.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        # A killed worker's message comes back after 3 s, checked every second.
+        "CELERY_VISIBILITY_TIMEOUT": "3",
+        "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+        "CELERY_UNACKED_RESTORE_THROTTLE": "1",
+        **extra,
+    }
+
+
+@pytest.fixture
+def broker() -> Iterator[None]:
+    """Send tasks to Redis (a clean database of their own) instead of running them in-process."""
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
+    celery_app.conf.task_always_eager = False
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def worker(broker: None, transactional_db: None, tmp_path) -> Iterator[WorkerProcess]:
+    process = WorkerProcess(env=worker_env(), concurrency=2, log_path=tmp_path / "worker.log").wait_ready()
+    yield process
+    process.stop()
+
+
+def wait_until_judged(log_ids: list[int], timeout: float = 60) -> list[MatchLog]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        logs = list(MatchLog.objects.filter(pk__in=log_ids).order_by("pk"))
+        if len(logs) == len(log_ids) and all(log.status != MatchLog.Status.PENDING for log in logs):
+            return logs
+        time.sleep(0.1)
+    pending = MatchLog.objects.filter(pk__in=log_ids, status=MatchLog.Status.PENDING).count()
+    raise AssertionError(f"{pending} of {len(log_ids)} logs still pending after {timeout}s")
+
+
+def post_log(client, game_id: int, data: bytes) -> Any:
+    return client.post(f"/api/games/{game_id}/logs/", data=data, content_type="application/json")
+
+
+def test_logs_of_several_rulesets_reach_their_verdicts_in_a_worker(worker, client_for, organiser, alice, ben):
+    client = client_for(organiser)
+    cases: list[tuple[str, bytes, str, str, int | None]] = []
+    for i, ruleset in enumerate(["speed", "doubles", "jokers-wild", "california", "runs-at-once"]):
+        document = won_log(ruleset, ["alice", "ben"], start=10 * i)
+        cases.append((ruleset, body(document), "verified", "ok", None))
+        cases.append((ruleset, body(tampered(document)), "rejected", "result_mismatch", None))
+        broken = won_log(ruleset, ["alice", "ben"], start=10 * i + 200)
+        broken["events"][3]["t"] = broken["events"][2]["t"] - 1
+        cases.append((ruleset, body(broken), "rejected", "time_reversed", 3))
+    cases.append(("speed", body(deadlock_log(["alice", "ben"])), "verified", "ok", None))
+
+    submitted = []
+    for ruleset, data, status, code, event in cases:
+        match = make_match(alice, ben, ruleset=ruleset, best_of=1)
+        response = post_log(client, match.games.get().pk, data)
+        assert response.status_code == 202, response.json()
+        assert response.json()["status"] == "pending"
+        submitted.append((response.json()["id"], status, code, event))
+
+    logs = {log.pk: log for log in wait_until_judged([log_id for log_id, *_ in submitted])}
+    for log_id, status, code, event in submitted:
+        log = logs[log_id]
+        assert (log.status, log.code, log.event) == (status, code, event), log.message
+        api = client.get(f"/api/logs/{log_id}/").json()
+        assert (api["status"], api["code"], api["event"]) == (status, code, event)
+    assert LogVerdict.objects.count() == len(cases)  # each judged exactly once
+    # Won games decided their best-of-1 matches; rejected logs left theirs open.
+    finished = Match.objects.filter(status=Match.Status.FINISHED).count()
+    assert finished == sum(1 for _, _, status, _, _ in cases if status == "verified") - 1  # minus the deadlock
+
+
+def test_a_match_played_out_through_the_api(worker, client_for, alice, ben):
+    alice_client, ben_client = client_for(alice.user), client_for(ben.user)
+    created = alice_client.post("/api/matches/", {"players": ["alice", "ben"], "best_of": 3}, format="json")
+    assert created.status_code == 201
+    match_id = created.json()["id"]
+    for round_number, seat in enumerate([1, 0, 0]):
+        detail = alice_client.get(f"/api/matches/{match_id}/").json()
+        game = detail["games"][-1]
+        assert (game["number"], game["status"]) == (round_number + 1, "open")
+        document = won_log("speed", ["alice", "ben"], winner_seat=seat, start=round_number * 40)
+        response = post_log(ben_client if seat else alice_client, game["id"], body(document))
+        assert response.status_code == 202
+        assert post_log(alice_client, game["id"], body(document)).status_code in (200, 202)
+        wait_until_judged([response.json()["id"]])
+    detail = alice_client.get(f"/api/matches/{match_id}/").json()
+    assert detail["status"] == "finished"
+    assert detail["winner"] == "alice"
+    assert detail["score"] == {"alice": 2, "ben": 1}
+    decided = [(g["winner"], g["decided_by"]) for g in detail["games"]]
+    assert decided == [("ben", "log"), ("alice", "log"), ("alice", "log")]
+    assert MatchLog.objects.count() == 3  # the repeated submissions were the same submissions
+
+
+def test_disagreeing_logs_dispute_the_game_in_the_worker(worker, client_for, alice, ben):
+    match = make_match(alice, ben, best_of=3)
+    game = match.games.get()
+    one = post_log(client_for(alice.user), game.pk, body(won_log("speed", ["alice", "ben"], winner_seat=0)))
+    two = post_log(client_for(ben.user), game.pk, body(won_log("speed", ["alice", "ben"], winner_seat=1)))
+    assert (one.status_code, two.status_code) == (202, 202)
+    wait_until_judged([one.json()["id"], two.json()["id"]])
+    game.refresh_from_db()
+    assert game.status == Game.Status.DISPUTED
+    assert game.winner is None
+    assert Game.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.usefixtures("broker", "transactional_db")
+def test_a_worker_killed_mid_verification_leaves_nothing_half_written(client_for, alice, ben, tmp_path):
+    """SIGKILL the worker while it holds the log between judging and writing; a new worker finishes it once."""
+    match = make_match(alice, ben, best_of=3)
+    game = match.games.get()
+    slow = WorkerProcess(
+        env=worker_env(**{TEST_PAUSE_ENV: "60"}), concurrency=1, log_path=tmp_path / "slow.log"
+    ).wait_ready()
+    try:
+        response = post_log(client_for(alice.user), game.pk, body(won_log("speed", ["alice", "ben"], winner_seat=0)))
+        assert response.status_code == 202
+        log_id = response.json()["id"]
+        slow.wait_for(f"before writing the verdict of log {log_id}", timeout=30)
+    finally:
+        slow.kill()
+
+    log = MatchLog.objects.get(pk=log_id)
+    assert log.status == MatchLog.Status.PENDING
+    assert (log.code, log.engine_version, log.verified_at) == ("", "", None)
+    assert LogVerdict.objects.count() == 0
+    game.refresh_from_db()
+    assert (game.status, game.winner) == (Game.Status.OPEN, None)
+    assert Game.objects.filter(match=match).count() == 1
+
+    fresh = WorkerProcess(env=worker_env(), concurrency=1, log_path=tmp_path / "fresh.log").wait_ready()
+    try:
+        [log] = wait_until_judged([log_id], timeout=60)
+    finally:
+        fresh.stop()
+    assert (log.status, log.code, log.winner) == (MatchLog.Status.VERIFIED, "ok", alice)
+    assert LogVerdict.objects.filter(log_id=log_id).count() == 1  # verified exactly once
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.decided_by) == (Game.Status.DECIDED, alice, Game.DecidedBy.LOG)
+    assert list(Game.objects.filter(match=match).values_list("number", "status")) == [
+        (1, Game.Status.DECIDED),
+        (2, Game.Status.OPEN),
+    ]
