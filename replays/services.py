@@ -93,11 +93,12 @@ def _enqueue_verification(log_id: int) -> None:
 
 
 @transaction.atomic
-def log_submit(*, game_id: int, data: bytes, user: AnyUser) -> tuple[MatchLog, bool]:
+def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True) -> tuple[MatchLog, bool]:
     """Store a submitted log for a game and enqueue its verification. Returns (log, created).
 
     The same document for the same game is the same submission: the existing
-    row comes back with created False.
+    row comes back with created False. `enqueue=False` stores the log pending
+    without sending it to the workers (the benchmark sends it itself).
     """
     game = (
         Game.objects.select_for_update(of=("self",))
@@ -152,7 +153,8 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser) -> tuple[MatchLog, b
             )
     except IntegrityError:  # the same document raced in; it is the same submission
         return MatchLog.objects.get(game=game, sha256=digest), False
-    _enqueue_verification(log.pk)
+    if enqueue:
+        _enqueue_verification(log.pk)
     return log, True
 
 
@@ -184,12 +186,14 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     """Judge one log and apply the verdict, all in one transaction (idempotent).
 
     Locks the log row first, so two deliveries of the same task serialize;
-    a log already judged by this engine version is left alone unless `force`.
+    a log already verified or rejected by this engine version is left alone
+    unless `force` (a `failed` one is tried again).
     """
     log = MatchLog.objects.select_for_update().filter(pk=log_id).first()
     if log is None:
         return None
-    if not force and log.status != MatchLog.Status.PENDING and log.engine_version == ENGINE_VERSION:
+    judged = log.status in (MatchLog.Status.VERIFIED, MatchLog.Status.REJECTED)
+    if judged and log.engine_version == ENGINE_VERSION and not force:
         return log
 
     verdict, failure = _judge(bytes(log.data))
