@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "matches",
     "replays",
     "tournaments",
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -4,5 +4,5 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("speedsite.api_urls")),
-    path("", include("speedsite.site_urls")),
+    path("", include("web.urls")),
 ]

@@ -1,0 +1,224 @@
+"""The replay viewer in a real browser: what it shows at each step is what the engine computed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.matches.factories import make_user
+from tests.web.factories import engine_steps, load, submit
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Everything the viewer shows for the current step, read from the visible text
+# (the count badges, the count panel, the event line) and the drawn cards.
+READ_TABLE = """() => {
+  const root = document.querySelector('[data-replay]');
+  const seats = [...root.querySelectorAll('.seat')].sort((a, b) => a.dataset.seat - b.dataset.seat);
+  const text = (node) => node ? node.textContent.trim() : null;
+  return {
+    step: Number(root.dataset.step),
+    label: text(root.querySelector('[data-role=step-label]')),
+    description: text(root.querySelector('[data-role=description]')),
+    hands: seats.map(s => [...s.querySelectorAll('[data-role=hand] .pcard')].map(c => c.dataset.card)),
+    draws: seats.map(s => Number(text(s.querySelector('[data-role=draw] .pile__count')))),
+    cardsLeft: seats.map(s => Number(text(s.querySelector('[data-role=cards-left]')))),
+    piles: [...root.querySelectorAll('[data-role=centre] [data-role=pile] .pile__count')].map(n => Number(text(n))),
+    pileTops: [...root.querySelectorAll('[data-role=centre] [data-role=pile] .pcard')].map(c => c.dataset.card || null),
+    stacks: [...root.querySelectorAll('[data-role=centre] [data-role=stack] .pile__count')].map(n => Number(text(n))),
+    counts: Object.fromEntries([...root.querySelectorAll('[data-role=counts-body] tr')].map(
+      tr => [text(tr.querySelector('th')), Number(text(tr.querySelector('td')))])),
+    total: Number(text(root.querySelector('[data-role=total]'))),
+    pack: text(root.querySelector('[data-role=pack]')),
+    scrubber: Number(root.querySelector('[data-role=scrubber]').value),
+  };
+}"""
+
+
+def read_table(page: Page) -> dict[str, Any]:
+    return page.evaluate(READ_TABLE)
+
+
+def assert_shows(shown: dict[str, Any], step: dict[str, Any], index: int, players: list[str]) -> None:
+    assert shown["step"] == index
+    assert shown["scrubber"] == index
+    assert shown["description"].startswith(step["description"])
+    assert shown["hands"] == step["hand_cards"]
+    assert shown["draws"] == step["draws"]
+    assert shown["cardsLeft"] == step["cards_left"]
+    assert shown["piles"] == step["piles"]
+    assert shown["pileTops"] == step["pile_tops"]
+    assert shown["stacks"] == step["stacks"]
+    for seat, name in enumerate(players):
+        assert shown["counts"][f"{name} · hand"] == step["hands"][seat]
+        assert shown["counts"][f"{name} · draw pile"] == step["draws"][seat]
+    assert shown["total"] == step["total"] == 52
+    assert shown["pack"] == "52 ✓"
+
+
+@pytest.fixture
+def organiser() -> Any:
+    return make_user("orga-web", organiser=True)
+
+
+@pytest.fixture
+def verified_log(organiser: Any) -> Any:
+    log = submit(load("valid-speed-1001.json"), user=organiser)
+    assert log.status == "verified"
+    return log
+
+
+def open_replay(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("[data-replay]")).to_have_attribute("data-ready", "true")
+
+
+def test_stepping_with_the_keyboard_shows_the_engines_counts_at_every_step(
+    page: Page, live_server: Any, verified_log: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    data = load("valid-speed-1001.json")
+    steps = engine_steps(data)
+    players = orjson.loads(data)["players"]
+    open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/")
+
+    assert_shows(read_table(page), steps[0], 0, players)
+    page.locator("[data-role=table]").focus()
+    for index in range(1, len(steps)):
+        page.keyboard.press("ArrowRight")
+        assert_shows(read_table(page), steps[index], index, players)
+    # At the end: the winner has nothing left, the pack is still whole.
+    assert read_table(page)["cardsLeft"][0] == 0
+    page.keyboard.press("ArrowRight")  # past the end stays at the end
+    assert read_table(page)["step"] == len(steps) - 1
+
+    page.keyboard.press("Home")
+    assert_shows(read_table(page), steps[0], 0, players)
+    page.keyboard.press("End")
+    assert_shows(read_table(page), steps[-1], len(steps) - 1, players)
+    page.keyboard.press("ArrowLeft")
+    assert_shows(read_table(page), steps[-2], len(steps) - 2, players)
+    assert page.url.endswith(f"#step={len(steps) - 2}")
+
+    page.keyboard.press("Home")
+    for _ in range(17):
+        page.keyboard.press("ArrowRight")
+    shot(page, "replay")
+
+
+def test_a_link_with_a_step_opens_at_that_moment(page: Page, live_server: Any, verified_log: Any) -> None:
+    data = load("valid-speed-1001.json")
+    steps = engine_steps(data)
+    players = orjson.loads(data)["players"]
+    url = f"{live_server.url}/replays/{verified_log.pk}/"
+
+    open_replay(page, f"{url}#step=17")
+    shown = read_table(page)
+    assert_shows(shown, steps[17], 17, players)
+    assert shown["label"] == f"Step 17 of {len(steps) - 1}"
+
+    # Following an in-page link to another step moves the viewer there.
+    page.evaluate("location.hash = '#step=5'")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "5")
+    assert_shows(read_table(page), steps[5], 5, players)
+
+    # Moving writes the step back into the address, ready to be copied.
+    page.locator("[data-role=table]").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.url.endswith("#step=6")
+
+    # A step past the end opens at the end.
+    open_replay(page, f"{url}#step=999")
+    assert read_table(page)["step"] == len(steps) - 1
+
+
+def test_buttons_scrubber_and_play(page: Page, live_server: Any, verified_log: Any) -> None:
+    steps = engine_steps(load("valid-speed-1001.json"))
+    open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/")
+    page.get_by_role("button", name="Next step (→)").click()
+    page.get_by_role("button", name="Next step (→)").click()
+    assert read_table(page)["step"] == 2
+    page.get_by_role("button", name="Previous step (←)").click()
+    assert read_table(page)["step"] == 1
+    page.get_by_role("button", name="Last step (End)").click()
+    assert read_table(page)["step"] == len(steps) - 1
+    page.get_by_role("button", name="First step (Home)").click()
+    assert read_table(page)["step"] == 0
+
+    page.locator("[data-role=scrubber]").fill("20")
+    assert read_table(page)["step"] == 20
+
+    page.locator("[data-role=speed]").select_option("12")
+    page.locator("[data-role=table]").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-playing", "true")
+    expect(page.get_by_role("button", name="Pause (space)")).to_be_visible()
+    page.wait_for_function("Number(document.querySelector('[data-replay]').dataset.step) >= 23")
+    page.keyboard.press("Space")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-playing", "false")
+    paused_at = read_table(page)["step"]
+    page.wait_for_timeout(300)
+    assert read_table(page)["step"] == paused_at
+
+    # Played to the end, it stops there.
+    page.get_by_role("button", name="Play (space)").click()
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(len(steps) - 1), timeout=15_000)
+    expect(page.locator("[data-replay]")).to_have_attribute("data-playing", "false")
+
+
+def test_a_rejected_log_replays_up_to_the_failing_event(
+    page: Page, live_server: Any, organiser: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    data = load("invalid-no_fit-1012.json")
+    log = submit(data, user=organiser)
+    assert (log.status, log.code, log.event) == ("rejected", "no_fit", 16)
+    steps = engine_steps(data)
+    assert len(steps) == 17  # the deal and events 0..15
+
+    open_replay(page, f"{live_server.url}/replays/{log.pk}/")
+    banner = page.locator("[data-role=banner]")
+    expect(banner).to_contain_text("Rejected: no_fit at event 16")
+    expect(banner).to_contain_text(log.message)
+
+    banner.get_by_role("link", name="Go to the failing event").click()
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "16")
+    assert_shows(read_table(page), steps[16], 16, orjson.loads(data)["players"])
+    event_line = page.locator("[data-role=event]")
+    expect(event_line).to_have_class(re.compile("event-line--fail"))
+    expect(event_line).to_contain_text("event 16 is rejected (no_fit)")
+    assert read_table(page)["scrubber"] == 16
+    # The replay goes no further than the failing event.
+    page.locator("[data-role=table]").focus()
+    page.keyboard.press("ArrowRight")
+    assert read_table(page)["step"] == 16
+    shot(page, "replay-rejected")
+
+
+def test_a_log_rejected_before_the_deal_says_there_is_no_table(page: Page, live_server: Any, organiser: Any) -> None:
+    log = submit(load("invalid-bad_deck-1008.json"), user=organiser)
+    assert log.code == "bad_deck"
+    page.goto(f"{live_server.url}/replays/{log.pk}/")
+    expect(page.locator("[data-role=banner]")).to_contain_text("bad_deck")
+    expect(page.get_by_text("No table to show.")).to_be_visible()
+
+
+def test_replay_on_a_phone(
+    new_page: Callable[..., Page], live_server: Any, organiser: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    data = load("valid-california-1004.json")
+    log = submit(data, user=organiser)
+    assert log.status == "verified"
+    steps = engine_steps(data)
+    page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
+    open_replay(page, f"{live_server.url}/replays/{log.pk}/#step=12")
+    shown = read_table(page)
+    assert shown["piles"] == steps[12]["piles"]
+    assert len(shown["piles"]) == 4 and shown["stacks"] == []  # California: four piles, no stacks
+    assert shown["total"] == 52
+    # Nothing wider than the screen: the page never scrolls sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "replay-phone")

@@ -1,0 +1,152 @@
+"""Reads the pages need that the apps' selectors do not offer (yet): read-only, query-counted.
+
+Each function loads what its page shows in a fixed number of queries
+(select_related / prefetch_related), never one per row.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import orjson
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from matches.models import Game, Match, Player
+from matches.selectors import user_is_organiser, user_player
+from replays.engine import LogError, ruleset_from_json
+from replays.models import MatchLog
+
+_LOG_SUMMARY_DEFER = ("data",)
+
+
+def logs_latest_verified(*, limit: int = 8) -> list[MatchLog]:
+    """The most recently verified logs with their game, match and players (one query)."""
+    return list(
+        MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
+        .filter(status=MatchLog.Status.VERIFIED)
+        .select_related("winner", "game__match__player_one", "game__match__player_two")
+        .order_by("-verified_at", "-id")[:limit]
+    )
+
+
+def logs_by_game(*, games: Iterable[Game]) -> dict[int, list[MatchLog]]:
+    """Every log of these games, newest first, keyed by game id (one query)."""
+    ids = [game.pk for game in games]
+    found: dict[int, list[MatchLog]] = defaultdict(list)
+    if not ids:
+        return found
+    for log in (
+        MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
+        .filter(game_id__in=ids)
+        .select_related("winner")
+        .order_by("-submitted_at", "-id")
+    ):
+        found[log.game_id].append(log)
+    return found
+
+
+def log_get_for_page(*, log_id: int, with_data: bool = False) -> MatchLog | None:
+    """One log with its game, match and players; the document bytes only when asked for."""
+    logs = MatchLog.objects.all() if with_data else MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
+    return (
+        logs.select_related("winner", "game__match__player_one", "game__match__player_two", "game__winner")
+        .filter(pk=log_id)
+        .first()
+    )
+
+
+def log_seat_names(*, log: MatchLog) -> list[str]:
+    """The log's own `players` list (its seat order), else the match's two handles.
+
+    The replay's event descriptions name seats by these strings, so the viewer
+    must label seats the same way; the match's player order may differ.
+    """
+    try:
+        names = orjson.loads(bytes(log.data)).get("players")
+    except (orjson.JSONDecodeError, AttributeError, TypeError):
+        names = None
+    if isinstance(names, list) and names and all(isinstance(name, str) for name in names):
+        return names
+    match = log.game.match
+    return [match.player_one.handle, match.player_two.handle]
+
+
+def ruleset_pack_size(*, ruleset: object) -> int | None:
+    """The pack of a match's ruleset (52 per deck plus jokers), None when it is not a valid ruleset."""
+    try:
+        return ruleset_from_json(ruleset).pack_size
+    except LogError:
+        return None
+
+
+def ruleset_label(*, match: Match) -> str:
+    """ "Speed", "California Speed", or "Custom" for a ruleset that is no preset."""
+    if match.ruleset_name:
+        return match.ruleset_name.replace("_", " ").replace("-", " ").capitalize()
+    return "Custom"
+
+
+def games_open_for_submission(*, user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Game]:
+    """Games a log can be submitted for by this user: open or disputed, in matches they play (all, for organisers)."""
+    games = (
+        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.DISPUTED])
+        .select_related("match__player_one", "match__player_two")
+        .order_by("-match__created_at", "match_id", "number")
+    )
+    if user_is_organiser(user=user):
+        return games
+    me = user_player(user=user)
+    if me is None:
+        return games.none()
+    return games.filter(Q(match__player_one=me) | Q(match__player_two=me))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    matches_won: int
+    matches_lost: int
+    games_won: int
+    games_lost: int
+
+    @property
+    def matches_played(self) -> int:
+        return self.matches_won + self.matches_lost
+
+
+def player_matches(*, player: Player) -> QuerySet[Match]:
+    """A player's matches with both players, the winner and the games prefetched."""
+    return (
+        Match.objects.filter(Q(player_one=player) | Q(player_two=player))
+        .select_related("player_one", "player_two", "winner")
+        .prefetch_related("games")
+        .order_by("-created_at", "-id")
+    )
+
+
+def player_record(*, player: Player, matches: Iterable[Match]) -> PlayerRecord:
+    """Won and lost matches and games, counted from already-loaded matches (no query)."""
+    mw = ml = gw = gl = 0
+    for match in matches:
+        if match.status == Match.Status.FINISHED and match.winner_id is not None:
+            if match.winner_id == player.pk:
+                mw += 1
+            else:
+                ml += 1
+        for game in match.games.all():
+            if game.status != Game.Status.DECIDED or game.winner_id is None:
+                continue
+            if game.winner_id == player.pk:
+                gw += 1
+            else:
+                gl += 1
+    return PlayerRecord(mw, ml, gw, gl)
+
+
+def matches_recent(*, limit: int = 8, status: str | None = None) -> list[Match]:
+    matches = Match.objects.select_related("player_one", "player_two", "winner").prefetch_related("games")
+    if status:
+        matches = matches.filter(status=status)
+    return list(matches.order_by("-created_at", "-id")[:limit])

@@ -1,0 +1,32 @@
+"""Small helpers for the site's templates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from matches.selectors import match_score, user_is_organiser
+
+register = template.Library()
+
+
+@register.filter
+def is_organiser(user: Any) -> bool:
+    return user_is_organiser(user=user)
+
+
+@register.filter
+def clock(t: int | None) -> str:
+    """Milliseconds as `m:ss.s`, the game clock of the replay viewer."""
+    if t is None:
+        return ""
+    minutes, millis = divmod(max(int(t), 0), 60_000)
+    return f"{minutes}:{millis / 1000:04.1f}"
+
+
+@register.simple_tag
+def series_score(match: Any) -> tuple[int, int]:
+    """Games won by player one and player two (`{% series_score match as score %}`); uses prefetched games."""
+    score = match_score(match=match)
+    return score[match.player_one.handle], score[match.player_two.handle]

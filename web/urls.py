@@ -1,0 +1,24 @@
+"""The site's pages. `home`, `login` and `logout` keep the plain names the settings refer to;
+everything else is in the "web" namespace."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from . import views
+
+site_patterns = [
+    path("tournaments/", views.tournament_list, name="tournament_list"),
+    path("players/", views.player_list_view, name="player_list"),
+    path("players/<str:handle>/", views.player_detail, name="player_detail"),
+    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("replays/<int:log_id>/", views.replay_detail, name="replay"),
+    path("submit/", views.log_submit_view, name="log_submit"),
+    path("logs/<int:log_id>/", views.log_status, name="log_status"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include((site_patterns, "web"))),
+]
