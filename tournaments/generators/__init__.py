@@ -1,0 +1,42 @@
+"""Pairing and bracket generators: plain functions over plain data, no Django.
+
+A thin service (tournaments.services) loads rows, calls these and saves the
+result; everything here is tested without a database.
+"""
+
+from .advance import BracketState, MatchStatus, MatchView, Placing, advance
+from .bracket import Bracket, BracketMatch, Empty, LoserOf, PlayedIf, Section, Seeded, SlotRef, WinnerOf
+from .corrections import CorrectionPlan, MatchChange, plan_correction
+from .double_elimination import double_elimination
+from .entrants import EntrantId, InvalidResultError, Pairing
+from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
+from .single_elimination import single_elimination
+
+__all__ = [
+    "Bracket",
+    "BracketMatch",
+    "BracketState",
+    "CorrectionPlan",
+    "Empty",
+    "EntrantId",
+    "InvalidResultError",
+    "LoserOf",
+    "MatchChange",
+    "MatchStatus",
+    "MatchView",
+    "Pairing",
+    "Placing",
+    "PlayedIf",
+    "Section",
+    "Seeded",
+    "Seeding",
+    "SlotRef",
+    "WinnerOf",
+    "advance",
+    "bracket_lines",
+    "bracket_size",
+    "double_elimination",
+    "plan_correction",
+    "single_elimination",
+    "standard_seed_order",
+]
