@@ -9,6 +9,8 @@ from .bracket import Bracket, BracketMatch, Empty, LoserOf, PlayedIf, Section, S
 from .corrections import CorrectionPlan, MatchChange, plan_correction
 from .double_elimination import double_elimination
 from .entrants import EntrantId, InvalidResultError, Pairing
+from .groups import GroupStage, group_stage, playoff_seeds
+from .round_robin import RoundRobinSchedule, ScheduledRound, berger_table, round_robin
 from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
 from .single_elimination import single_elimination
 
@@ -19,6 +21,7 @@ __all__ = [
     "CorrectionPlan",
     "Empty",
     "EntrantId",
+    "GroupStage",
     "InvalidResultError",
     "LoserOf",
     "MatchChange",
@@ -27,16 +30,22 @@ __all__ = [
     "Pairing",
     "Placing",
     "PlayedIf",
+    "RoundRobinSchedule",
+    "ScheduledRound",
     "Section",
     "Seeded",
     "Seeding",
     "SlotRef",
     "WinnerOf",
     "advance",
+    "berger_table",
     "bracket_lines",
     "bracket_size",
     "double_elimination",
+    "group_stage",
     "plan_correction",
+    "playoff_seeds",
+    "round_robin",
     "single_elimination",
     "standard_seed_order",
 ]
