@@ -1,0 +1,1 @@
+"""Player ratings: pure functions, no Django."""
