@@ -13,6 +13,8 @@ from .groups import GroupStage, group_stage, playoff_seeds
 from .round_robin import RoundRobinSchedule, ScheduledRound, berger_table, round_robin
 from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
 from .single_elimination import single_elimination
+from .swiss import SwissPlayer, SwissRound, swiss_round
+from .winner_stays_on import WinnerStaysOnState, WinsRow, winner_stays_on
 
 __all__ = [
     "Bracket",
@@ -36,7 +38,11 @@ __all__ = [
     "Seeded",
     "Seeding",
     "SlotRef",
+    "SwissPlayer",
+    "SwissRound",
     "WinnerOf",
+    "WinnerStaysOnState",
+    "WinsRow",
     "advance",
     "berger_table",
     "bracket_lines",
@@ -48,4 +54,6 @@ __all__ = [
     "round_robin",
     "single_elimination",
     "standard_seed_order",
+    "swiss_round",
+    "winner_stays_on",
 ]
