@@ -355,6 +355,38 @@ class TestBadDeck:
         rejected(log(SPEED, [*opening()[:-1], "5X"], []), E.BAD_FORMAT, None)
 
 
+class TestWholeNumbersBeyond64Bits:
+    """JSON integers have no size limit: 2**64 is still a whole number (spec section 2), only out of range."""
+
+    @staticmethod
+    def read(document: dict[str, Any]) -> Verdict:
+        # json.dumps writes a Python int exactly, digit for digit.
+        return verify_bytes(json.dumps(document).encode(), steps=True)
+
+    @pytest.mark.parametrize("big", [2**64, 2**70, 10**400], ids=["2**64", "2**70", "10**400"])
+    def test_a_huge_ruleset_size_is_out_of_range(self, big: int) -> None:
+        document = log(SPEED, opening(), [])
+        document["ruleset"]["stack_size"] = big
+        verdict = self.read(document)
+        assert (verdict.code, verdict.event) == (E.BAD_RULESET, None), verdict.message
+
+    @pytest.mark.parametrize("big", [2**64, 2**70, 10**400], ids=["2**64", "2**70", "10**400"])
+    def test_a_huge_t_is_just_a_late_moment(self, big: int) -> None:
+        verdict = self.read(log(SPEED, opening(), [play(big, ALICE, "9C", 0)]))
+        # Every event passed; nobody called Speed.
+        assert (verdict.code, verdict.event) == (E.RESULT_MISMATCH, None), verdict.message
+
+    @pytest.mark.parametrize("big", [2**64, 2**70, 10**400], ids=["2**64", "2**70", "10**400"])
+    def test_a_huge_negative_t_is_time_reversed(self, big: int) -> None:
+        verdict = self.read(log(SPEED, opening(), [play(-big, ALICE, "9C", 0)]))
+        assert (verdict.code, verdict.event) == (E.TIME_REVERSED, 0), verdict.message
+
+    @pytest.mark.parametrize("big", [2**64, 10**400], ids=["2**64", "10**400"])
+    def test_a_huge_seat_is_out_of_range(self, big: int) -> None:
+        verdict = self.read(log(SPEED, opening(), [play(1000, big, "9C", 0)]))
+        assert (verdict.code, verdict.event) == (E.BAD_FORMAT, 0), verdict.message
+
+
 # -- per event: format, clock, game over ---------------------------------------
 
 
