@@ -1,0 +1,269 @@
+"""An elimination bracket laid out for an SVG: columns per round, each match centred on its feeders.
+
+Pure geometry over the generators' plain data (`tournaments.generators`):
+`bracket_boxes` reads a bracket and its state into boxes, `bracket_layout`
+places them. The template draws; static/js/bracket.js highlights a player's
+path on hover and focus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tournaments.generators import (
+    Bracket,
+    BracketState,
+    Empty,
+    EntrantId,
+    MatchStatus,
+    Section,
+    WinnerOf,
+)
+
+BOX_W = 210
+SLOT_H = 28
+BOX_H = 2 * SLOT_H
+COL_GAP = 56
+ROW_GAP = 18
+HEAD_H = 30
+SECTION_GAP = 34
+PAD = 2
+
+_SECTION_ORDER = [Section.MAIN, Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL, Section.THIRD_PLACE]
+_SECTION_TITLES = {
+    Section.MAIN: "",
+    Section.WINNERS: "Winners bracket",
+    Section.LOSERS: "Losers bracket",
+    Section.GRAND_FINAL: "Grand final",
+    Section.THIRD_PLACE: "Third place",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BoxSlot:
+    entrant: EntrantId | None
+    name: str  # a handle, or "Bye" / "TBD"
+    seed: int | None = None
+    score: int | None = None
+    won: bool | None = None  # None until the match is decided
+    placeholder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoxMatch:
+    key: str
+    section: Section
+    round: int
+    position: int
+    slots: tuple[BoxSlot, BoxSlot]
+    feeders: tuple[str | None, str | None]  # the match whose winner fills each slot, if any
+    status: str
+    url: str | None = None
+
+
+@dataclass(slots=True)
+class PlacedSlot:
+    slot: BoxSlot
+    y: float
+
+
+@dataclass(slots=True)
+class PlacedMatch:
+    box: BoxMatch
+    x: float
+    y: float
+    label: str
+    slots: list[PlacedSlot] = field(default_factory=list)
+
+    @property
+    def centre(self) -> float:
+        return self.y + BOX_H / 2
+
+    @property
+    def aria_label(self) -> str:
+        one, two = self.box.slots
+        score = ""
+        if one.score is not None and two.score is not None:
+            score = f" {one.score}–{two.score}"
+        return f"{self.label}: {one.name} v {two.name}{score}"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    path: str
+    entrant: EntrantId | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundHead:
+    x: float
+    y: float
+    label: str
+
+
+@dataclass(slots=True)
+class BracketDrawing:
+    width: float
+    height: float
+    matches: list[PlacedMatch]
+    links: list[Link]
+    heads: list[RoundHead]
+    titles: list[RoundHead]
+    box_w: int = BOX_W
+    box_h: int = BOX_H
+    slot_h: int = SLOT_H
+
+
+def round_label(section: Section, number: int, last: int) -> str:
+    if section in (Section.MAIN, Section.WINNERS):
+        from_end = last - number
+        names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+        if section is Section.WINNERS and from_end == 0:
+            return "Winners final"
+        return names.get(from_end, f"Round {number}")
+    if section is Section.LOSERS:
+        return "Losers final" if number == last else f"Losers round {number}"
+    if section is Section.GRAND_FINAL:
+        return "Grand final" if number == 1 else "Reset"
+    return "Third place"
+
+
+def bracket_boxes(
+    bracket: Bracket,
+    state: BracketState,
+    *,
+    names: Mapping[EntrantId, str],
+    seeds: Mapping[EntrantId, int] | None = None,
+    scores: Mapping[str, tuple[int, int]] | None = None,
+    urls: Mapping[str, str] | None = None,
+) -> list[BoxMatch]:
+    """The boxes to draw, from a generated bracket and where it stands.
+
+    `scores` are the games won in each slot's order; `urls` link each bracket
+    match to its match page. Void matches (a reset that was not needed) are left out.
+    """
+    seeds = seeds or {}
+    scores = scores or {}
+    urls = urls or {}
+    boxes = []
+    for match in bracket.matches:
+        view = state.matches[match.match_id]
+        if view.status is MatchStatus.VOID:
+            continue
+        decided = view.status is MatchStatus.DECIDED
+        slots = []
+        for index, (source, entrant) in enumerate(zip(match.sources, view.entrants, strict=True)):
+            score = scores.get(match.match_id)
+            if entrant is None:
+                placeholder = "Bye" if isinstance(source, Empty) or view.status is MatchStatus.BYE else "TBD"
+                slots.append(BoxSlot(None, placeholder, placeholder=True))
+                continue
+            slots.append(
+                BoxSlot(
+                    entrant,
+                    names.get(entrant, str(entrant)),
+                    seed=seeds.get(entrant),
+                    score=score[index] if score else None,
+                    won=(view.winner == entrant) if decided or view.status is MatchStatus.BYE else None,
+                )
+            )
+        feeders = tuple(source.match_id if isinstance(source, WinnerOf) else None for source in match.sources)
+        boxes.append(
+            BoxMatch(
+                key=match.match_id,
+                section=match.section,
+                round=match.round,
+                position=match.position,
+                slots=(slots[0], slots[1]),
+                feeders=(feeders[0], feeders[1]),
+                status=view.status.value,
+                url=urls.get(match.match_id),
+            )
+        )
+    return boxes
+
+
+def bracket_layout(boxes: Sequence[BoxMatch]) -> BracketDrawing:
+    """Place boxes in columns by round, section under section, each match centred on the matches feeding it."""
+    placed: dict[str, PlacedMatch] = {}
+    heads: list[RoundHead] = []
+    titles: list[RoundHead] = []
+    top = 0.0
+    width = 0.0
+    final: PlacedMatch | None = None
+    lowest = 0.0
+    columns = 0
+    section_finals: list[PlacedMatch] = []
+    for section in _SECTION_ORDER:
+        in_section = [box for box in boxes if box.section is section]
+        if not in_section:
+            continue
+        title = _SECTION_TITLES[section]
+        first_column = 0
+        section_top = top
+        if section is Section.THIRD_PLACE and final is not None:
+            # Under the final, in its column: where a reader looks for the other medal match.
+            first_column = round((final.x - PAD) / (BOX_W + COL_GAP))
+            top = final.y + BOX_H + ROW_GAP
+        elif section is Section.GRAND_FINAL and section_finals:
+            # Right of both brackets, level between the two finals that feed it.
+            first_column = columns
+            centre = sum(match.centre for match in section_finals) / len(section_finals)
+            top = round(centre - BOX_H / 2 - HEAD_H)
+        elif title and section is not Section.GRAND_FINAL and len({box.section for box in boxes}) > 1:
+            titles.append(RoundHead(PAD, round(top + 14), title))
+            top += HEAD_H
+        rounds = sorted({box.round for box in in_section})
+        bottom = top
+        for column, number in enumerate(rounds, start=first_column):
+            x = PAD + column * (BOX_W + COL_GAP)
+            heads.append(RoundHead(x, round(top + 16), round_label(section, number, rounds[-1])))
+            next_free = top + HEAD_H + 0.0
+            for box in sorted((b for b in in_section if b.round == number), key=lambda b: b.position):
+                fed_by = [
+                    placed[key].centre for key in box.feeders if key in placed and placed[key].box.section is section
+                ]
+                centre = sum(fed_by) / len(fed_by) if fed_by else next_free + BOX_H / 2
+                centre = max(centre, next_free + BOX_H / 2)
+                match = PlacedMatch(box, x, round(centre - BOX_H / 2), round_label(section, number, rounds[-1]))
+                match.slots = [PlacedSlot(slot, match.y + i * SLOT_H) for i, slot in enumerate(box.slots)]
+                placed[box.key] = match
+                next_free = match.y + BOX_H + ROW_GAP
+                bottom = max(bottom, match.y + BOX_H)
+            width = max(width, x + BOX_W + PAD)
+        last = max((placed[box.key] for box in in_section), key=lambda match: (match.box.round, -match.box.position))
+        if section is Section.MAIN:
+            final = last
+        elif section in (Section.WINNERS, Section.LOSERS):
+            section_finals.append(last)
+        columns = max(columns, first_column + len(rounds))
+        if section is Section.GRAND_FINAL:
+            lowest = max(lowest, bottom)
+            top = section_top
+            continue
+        lowest = max(lowest, bottom)
+        top = max(bottom, section_top) + SECTION_GAP
+
+    links = []
+    for match in placed.values():
+        for index, key in enumerate(match.box.feeders):
+            feeder = placed.get(key) if key else None
+            # Lines stay inside a section, except the two finals that feed the grand final.
+            if feeder is None or (
+                feeder.box.section is not match.box.section and match.box.section is not Section.GRAND_FINAL
+            ):
+                continue
+            x1, y1 = feeder.x + BOX_W, feeder.centre
+            x2, y2 = match.x, match.y + index * SLOT_H + SLOT_H / 2
+            mid = x2 - COL_GAP / 2  # turn just before the target, clear of any box in between
+            winner = next((slot.entrant for slot in feeder.box.slots if slot.won), None)
+            links.append(Link(f"M{x1:g} {y1:g} H{mid:g} V{y2:g} H{x2:g}", winner))
+    return BracketDrawing(
+        width=width,
+        height=max(lowest, HEAD_H) + PAD,
+        matches=list(placed.values()),
+        links=links,
+        heads=heads,
+        titles=titles,
+    )
