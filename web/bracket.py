@@ -85,7 +85,7 @@ class PlacedMatch:
         one, two = self.box.slots
         score = ""
         if one.score is not None and two.score is not None:
-            score = f" {one.score}–{two.score}"
+            score = f", {one.score} to {two.score}"
         return f"{self.label}: {one.name} v {two.name}{score}"
 
 
