@@ -937,6 +937,14 @@ class TestResultMismatch:
     def test_the_wrong_winner(self) -> None:
         rejected(log(SHORT, short_win(), short_game(), result={"winner": BEN}), E.RESULT_MISMATCH, None, seat=BEN)
 
+    def test_laying_every_card_is_not_winning_until_speed(self) -> None:
+        # Alice lays all five but does not call Speed: nobody can move, the stacks flip, and Ben plays on.
+        events = [*plays(ALICE, 0, ["9C", "10C", "JC", "QC", "KC"], start=1000), stall(3000)]
+        verdict = passes(log(SHORT, short_win(), events))
+        assert verdict.steps is not None and verdict.steps[-1].pile_tops == ("AS", "10H")
+        events.append(play(4000, BEN, "2D", 0))
+        rejected(log(SHORT, short_win(), events), E.RESULT_MISMATCH, None, seat=ALICE)
+
     def test_a_deadlock_claimed_for_a_won_game(self) -> None:
         rejected(log(SHORT, short_win(), short_game(), result={"deadlock": True}), E.RESULT_MISMATCH, None)
 
