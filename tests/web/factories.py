@@ -39,7 +39,7 @@ def submit(data: bytes, *, user: AbstractBaseUser, match: Match | None = None) -
     match = match or match_for(document)
     game = match.games.order_by("-number").first()
     assert game is not None
-    log, _ = log_submit(game_id=game.pk, data=data, user=user)
+    log, _ = log_submit(game_id=game.pk, data=data, user=user)  # verified when this commits: use transactional tests
     log.refresh_from_db()
     return log
 

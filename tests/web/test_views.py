@@ -1,0 +1,148 @@
+"""The pages through Django's test client: what they contain, who may use them, and how many queries they cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from django.test import Client
+
+from replays.models import MatchLog
+from tests.matches.factories import PASSWORD, make_match, make_user
+from tests.web.factories import load, match_for, player, submit
+
+# Transactional: a log is verified when its submission commits (eager Celery, on_commit), as in production.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def organiser() -> Any:
+    return make_user("orga-web", organiser=True)
+
+
+@pytest.fixture
+def many_matches(organiser: Any) -> list[Any]:
+    """Enough matches and logs that a per-row query would show in the counts."""
+    logs = [submit(load("valid-speed-1001.json"), user=organiser)]
+    logs.append(submit(load("invalid-no_fit-1012.json"), user=organiser))
+    logs.append(submit(load("valid-jokers-wild-1005.json"), user=organiser))
+    for name in ("ann", "bob", "cid", "dee"):
+        make_match(player(name), player("tomas"))
+    return logs
+
+
+def test_home_lists_replays_and_matches_in_a_fixed_number_of_queries(
+    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
+) -> None:
+    with django_assert_max_num_queries(8):
+        response = client.get("/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert f'href="/replays/{many_matches[0].pk}/"' in body
+    assert "tomas v quinn, game 1" in body
+    assert f'href="/replays/{many_matches[1].pk}/"' not in body  # rejected logs are not "latest verified replays"
+
+
+def test_player_pages_in_a_fixed_number_of_queries(
+    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
+) -> None:
+    with django_assert_max_num_queries(6):
+        response = client.get("/players/")
+    assert response.status_code == 200
+    assert b'href="/players/tomas/"' in response.content
+    with django_assert_max_num_queries(10):
+        response = client.get("/players/tomas/")
+    assert response.status_code == 200
+    assert response.context["record"].games_won == 1
+    assert len(response.context["matches"]) == 5
+    assert client.get("/players/nobody/").status_code == 404
+
+
+def test_match_page_in_a_fixed_number_of_queries(
+    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
+) -> None:
+    rejected = many_matches[1]
+    with django_assert_max_num_queries(8):
+        response = client.get(f"/matches/{rejected.game.match_id}/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "no_fit at event 16" in body
+    assert f'href="/replays/{rejected.pk}/#step=16"' in body
+    assert f'href="/submit/?game={rejected.game_id}"' in body  # the game is still open
+    assert client.get("/matches/999999/").status_code == 404
+
+
+def test_replay_page_embeds_the_steps_and_caches_them(
+    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
+) -> None:
+    log = many_matches[0]
+    response = client.get(f"/replays/{log.pk}/")
+    assert response.status_code == 200
+    replay = response.context["replay"]
+    assert replay.players == ("tomas", "quinn")
+    assert replay.data["pack"] == 52
+    assert len(replay.data["steps"]) == 44
+    assert b'id="replay-data"' in response.content
+    with django_assert_max_num_queries(6):  # the steps come from the cache now
+        assert client.get(f"/replays/{log.pk}/").status_code == 200
+    assert client.get("/replays/999999/").status_code == 404
+
+
+def test_replay_seats_follow_the_log_not_the_match(client: Client, organiser: Any) -> None:
+    data = load("valid-speed-1001.json")
+    document = orjson.loads(data)
+    # The match lists quinn first; the log seats tomas first. The viewer must follow the log.
+    match = make_match(player("quinn"), player("tomas"), ruleset=document["ruleset"])
+    log = submit(data, user=organiser, match=match)
+    response = client.get(f"/replays/{log.pk}/")
+    assert response.context["replay"].players == ("tomas", "quinn")
+    assert response.context["replay"].winner_name == "tomas"
+
+
+def test_submit_page_offers_only_the_users_open_games(client: Client) -> None:
+    data = load("valid-speed-1001.json")
+    mine = match_for(orjson.loads(data))
+    other = make_match(player("xena"), player("yuri"))
+    client.login(username="tomas", password=PASSWORD)
+    response = client.get("/submit/")
+    games = list(response.context["form"].fields["game"].queryset)
+    assert [game.match_id for game in games] == [mine.pk]
+    # A game that is not offered cannot be posted either.
+    response = client.post("/submit/", {"game": other.games.get().pk, "text": data.decode()})
+    assert response.status_code == 200
+    assert "game" in response.context["form"].errors
+    assert not MatchLog.objects.exists()
+
+
+def test_submit_by_paste_redirects_to_the_live_status(client: Client) -> None:
+    data = load("valid-speed-1001.json")
+    match = match_for(orjson.loads(data))
+    client.login(username="quinn", password=PASSWORD)
+    response = client.post("/submit/", {"game": match.games.get().pk, "text": data.decode()})
+    log = MatchLog.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/logs/{log.pk}/"
+    assert bytes(log.data) == data  # stored byte for byte
+    page = client.get(response["Location"])
+    assert b'data-status="verified"' in page.content
+    assert f'data-api-url="/api/logs/{log.pk}/"'.encode() in page.content
+
+
+def test_the_same_log_twice_is_one_submission(client: Client) -> None:
+    data = load("invalid-no_fit-1012.json")  # rejected: the game stays open for another log
+    game = match_for(orjson.loads(data)).games.get()
+    client.login(username="ben", password=PASSWORD)
+    first = client.post("/submit/", {"game": game.pk, "text": data.decode()})
+    again = client.post("/submit/", {"game": game.pk, "text": data.decode()}, follow=True)
+    log = MatchLog.objects.get()
+    assert first["Location"] == f"/logs/{log.pk}/"
+    assert again.redirect_chain == [(f"/logs/{log.pk}/", 302)]
+    assert b"already submitted" in again.content
+    assert b'data-status="rejected"' in again.content
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
+    response = client.get("/submit/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/submit/"
