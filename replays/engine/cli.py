@@ -23,7 +23,7 @@ import orjson
 from .errors import ErrorCode, LogError
 from .rulesets import PRESETS
 from .simulate import simulate
-from .verify import parse_log, verify_document
+from .verify import parse_log, verify_parsed
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
@@ -39,14 +39,15 @@ def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
     """The output line for one file, and whether the file was unreadable or not JSON."""
     line: dict[str, Any] = {"file": name}
     try:
-        document = parse_log(_read(name))
+        data = _read(name)
+        document = parse_log(data)
     except (OSError, LogError) as error:
         message = error.message if isinstance(error, LogError) else f"Cannot read the file: {error.strerror or error}."
         line.update(valid=False, code=ErrorCode.BAD_FORMAT.value, event=None, message=message, winner=None)
         if steps:
             line["steps"] = []
         return line, True
-    verdict = verify_document(document, steps=steps)
+    verdict = verify_parsed(data, document, steps=steps)
     line.update(
         valid=verdict.valid,
         code=verdict.code.value,

@@ -21,11 +21,11 @@ from typing import Any
 
 import orjson
 
-from .cards import EMPTY_PILE, RANK_OF, fitting_ranks
+from .cards import EMPTY_PILE, JOKER_RANK, RANK_OF, fitting_ranks
 from .errors import ErrorCode, LogError
 from .rulesets import Ruleset, build_ruleset, read_ruleset_fields
 from .state import GameState
-from .text import card_text, clock, describe_event
+from .text import clock, describe_event
 from .verdict import Step, Verdict
 
 FORMAT = "speed-log/1"
@@ -39,26 +39,51 @@ def verify_bytes(data: bytes | str, *, steps: bool = False) -> Verdict:
         document = parse_log(data)
     except LogError as error:
         return Verdict(error.code, None, error.message, None, steps=() if steps else None)
-    return verify_document(document, steps=steps)
+    return verify_parsed(data, document, steps=steps)
 
 
 def parse_log(data: bytes | str) -> Any:
     """The JSON value of a log document; `LogError` (`bad_format`) when it is not JSON.
 
     orjson first, for speed; the standard library for the valid JSON orjson
-    refuses (integers beyond 64 bits), still refusing NaN and Infinity.
+    refuses (integers beyond its range), still refusing NaN and Infinity.
     """
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as fast_error:
-
-        def refuse_constant(name: str) -> None:
-            raise ValueError(f"{name} is not JSON")
-
-        try:
-            return json.loads(data, parse_constant=refuse_constant)
-        except (ValueError, UnicodeDecodeError):
+        exact = _parse_exactly(data)
+        if exact is _NOT_JSON:
             raise LogError(ErrorCode.BAD_FORMAT, f"The log is not a JSON document: {fast_error}.") from None
+        return exact
+
+
+def verify_parsed(data: bytes | str, document: Any, *, steps: bool = False) -> Verdict:
+    """Verify `document`, the value `parse_log(data)` returned.
+
+    orjson reads integers of 2**64 and beyond as floats, and a float where a
+    whole number belongs is `bad_format`. So a `bad_format` verdict is
+    re-judged on the standard library's exact reading; other verdicts cannot
+    depend on it. The cost falls on rejected logs only.
+    """
+    verdict = verify_document(document, steps=steps)
+    if verdict.code is ErrorCode.BAD_FORMAT:
+        exact = _parse_exactly(data)
+        if exact is not _NOT_JSON:  # (== cannot tell: 2**64 == 2.0**64 in Python)
+            return verify_document(exact, steps=steps)
+    return verdict
+
+
+_NOT_JSON = object()
+
+
+def _parse_exactly(data: bytes | str) -> Any:
+    def refuse_constant(name: str) -> None:
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        return json.loads(data, parse_constant=refuse_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _NOT_JSON
 
 
 def verify_document(document: object, *, steps: bool = False) -> Verdict:
@@ -162,8 +187,7 @@ class _Verifier:
         self.state = GameState(ruleset, deck)
         return events, result
 
-    @staticmethod
-    def _check_card_strings(cards: list[Any], where: str, event: int | None = None) -> None:
+    def _check_card_strings(self, cards: list[Any], where: str, *, in_event: bool = False) -> None:
         try:
             if set(cards) <= RANK_OF.keys():
                 return
@@ -171,10 +195,9 @@ class _Verifier:
             pass
         for card in cards:
             if not (isinstance(card, str) and card in RANK_OF):
-                raise LogError(
-                    ErrorCode.BAD_FORMAT,
-                    f"{where} holds {json.dumps(card)}, which is not a card (rank A 2-10 J Q K then suit S H D C, or JK).",
-                    event,
+                message = f"{where} holds {json.dumps(card)}, which is not a card (rank A 2-10 J Q K then suit S H D C, or JK)."
+                raise (
+                    self._error(ErrorCode.BAD_FORMAT, message) if in_event else LogError(ErrorCode.BAD_FORMAT, message)
                 )
 
     @staticmethod
@@ -242,10 +265,11 @@ class _Verifier:
                 ):
                     self._play(t, seat, pile, [card])  # raises with the precise reason
                 self.t = t
-                if recording:
-                    self._record(index, describe_event(event, self.players or (), state))
+                description = describe_event(event, self.players or (), state) if recording else None
                 self.standing_play = (seat, pile, t, top_ranks[pile])
                 state.play_card(seat, card, pile)
+                if description is not None:
+                    self._record(index, description)
                 continue
             parse = parsers.get(kind) if type(kind) is str else None
             if parse is None:
@@ -335,7 +359,7 @@ class _Verifier:
         cards = event["cards"]
         if type(cards) is not list or not cards:
             raise self._error(ErrorCode.BAD_FORMAT, "`cards` must be a non-empty list of cards.")
-        self._check_card_strings(cards, "`cards`", self.index)
+        self._check_card_strings(cards, "`cards`", in_event=True)
         return seat, pile, cards
 
     def _parse_collision(self, event: dict[str, Any]) -> tuple[int, int, str]:
@@ -373,7 +397,7 @@ class _Verifier:
         order = event.get("order")
         if type(order) is not list:
             raise self._error(ErrorCode.BAD_FORMAT, "`order` must be the list of reshuffled cards, first card first.")
-        self._check_card_strings(order, "`order`", self.index)
+        self._check_card_strings(order, "`order`", in_event=True)
         return order
 
     def _parse_speed(self, event: dict[str, Any]) -> int:
@@ -442,10 +466,15 @@ class _Verifier:
         if top == EMPTY_PILE:
             return f"{self._who(seat)} plays {card} on pile {pile} at {clock(t)}, but pile {pile} is empty."
         showing = state.piles[pile][-1]
+        if top == JOKER_RANK:
+            return (
+                f"{self._who(seat)} plays JK on pile {pile} at {clock(t)}, but pile {pile} shows JK and "
+                "this ruleset does not allow a joker on a joker (joker_on_joker is off)."
+            )
         fits = ", ".join(fitting_ranks(top, same_rank=self.ruleset.same_rank))
         return (
-            f"{self._who(seat)} plays {card_text(card)} on pile {pile} at {clock(t)}, but pile {pile} shows "
-            f"{card_text(showing)}: only {fits} fit there."
+            f"{self._who(seat)} plays {card} on pile {pile} at {clock(t)}, but pile {pile} shows {showing}: "
+            f"only {fits} or a joker fit there."
         )
 
     def _collision(self, t: int, seat: int, pile: int, card: str) -> None:
@@ -463,7 +492,7 @@ class _Verifier:
         if standing_pile != pile or standing_t != t:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
-                f"{what} does not match the play it follows (pile {standing_pile} at {clock(standing_t)}): "
+                f"{what} (t={t} ms) does not match the play it follows (pile {standing_pile}, t={standing_t} ms): "
                 "a collision shares the pile and the moment of the card that stands.",
             )
         if standing_seat == seat:
@@ -488,8 +517,7 @@ class _Verifier:
             showing = state.piles[pile][-1]
             raise self._error(
                 ErrorCode.STALL_WITH_MOVE,
-                f"{what} at {clock(t)}, but {self._who(seat)} can still move: {card_text(card)} fits on pile {pile} "
-                f"({card_text(showing)}).",
+                f"{what} at {clock(t)}, but {self._who(seat)} can still move: {card} fits on pile {pile} ({showing}).",
             )
 
     def _stall(self, t: int, targets: list[int | None] | None) -> None:
