@@ -1,0 +1,1 @@
+from tests.matches.fixtures import *  # noqa: F403

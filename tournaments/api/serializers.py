@@ -1,0 +1,194 @@
+"""Small input serializers (shape only; rules live in the services) and output serializers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tournaments.generators import Seeding
+from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
+from tournaments.standings import METRICS
+
+
+class TournamentCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(choices=Tournament.Format.values)
+    best_of = serializers.IntegerField(required=False, allow_null=True, default=None)
+    first_to = serializers.IntegerField(required=False, allow_null=True, default=None)
+    ruleset = serializers.JSONField(
+        required=False, default="speed", help_text='A preset name ("speed", ...) or a speed-log/1 ruleset object.'
+    )
+    tie_breaks = serializers.ListField(
+        child=serializers.CharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
+    )
+    seeding = serializers.ChoiceField(choices=[seeding.value for seeding in Seeding], default=Seeding.STANDARD.value)
+    rng_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    third_place = serializers.BooleanField(required=False, default=False)
+    grand_final_reset = serializers.BooleanField(required=False, default=True)
+    double_round_robin = serializers.BooleanField(required=False, default=False)
+    swiss_rounds = serializers.IntegerField(required=False, allow_null=True, default=None)
+    max_matches = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class EntrantAddInput(serializers.Serializer):
+    player = serializers.CharField(max_length=40, help_text="The player's handle.")
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class CorrectionInput(serializers.Serializer):
+    winner = serializers.CharField(max_length=40, help_text="The handle of the player who really won.")
+    dry_run = serializers.BooleanField(required=False, default=False, help_text="Only say what would change.")
+    confirm = serializers.BooleanField(
+        required=False, default=False, help_text="Go ahead even if matches already started or decided are reset."
+    )
+
+
+class EntrantOutput(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.handle")
+    place = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entrant
+        fields = ["player", "seed", "place"]
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_place(self, entrant: Entrant) -> str | None:
+        if entrant.place is None:
+            return None
+        if entrant.place_to in (None, entrant.place):
+            return str(entrant.place)
+        return f"{entrant.place}-{entrant.place_to}"
+
+
+class TournamentOutput(serializers.ModelSerializer):
+    best_of = serializers.SerializerMethodField()
+    first_to = serializers.SerializerMethodField()
+    entrant_count = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "format",
+            "status",
+            "best_of",
+            "first_to",
+            "ruleset_name",
+            "ruleset",
+            "tie_breaks",
+            "seeding",
+            "rng_seed",
+            "third_place",
+            "grand_final_reset",
+            "double_round_robin",
+            "swiss_rounds",
+            "max_matches",
+            "entrant_count",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_best_of(self, tournament: Tournament) -> int | None:
+        return tournament.series_length if tournament.series == "best_of" else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_first_to(self, tournament: Tournament) -> int | None:
+        return tournament.series_length if tournament.series == "first_to" else None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_entrant_count(self, tournament: Tournament) -> int:
+        annotated = getattr(tournament, "entrant_total", None)
+        return annotated if annotated is not None else tournament.entrants.count()
+
+
+class TournamentDetailOutput(TournamentOutput):
+    entrants = EntrantOutput(many=True, read_only=True, source="entrant_rows")
+
+    class Meta(TournamentOutput.Meta):
+        fields = [*TournamentOutput.Meta.fields, "entrants"]
+
+
+class PairingOutput(serializers.ModelSerializer):
+    match = serializers.CharField(source="key")
+    players = serializers.SerializerMethodField()
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    match_id = serializers.IntegerField(allow_null=True, read_only=True)
+
+    class Meta:
+        model = TournamentMatch
+        fields = ["match", "bracket", "round", "position", "status", "players", "winner", "result_source", "match_id"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(allow_null=True)))
+    def get_players(self, pairing: TournamentMatch) -> list[str | None]:
+        return [
+            pairing.player_one.handle if pairing.player_one else None,
+            pairing.player_two.handle if pairing.player_two else None,
+        ]
+
+
+class StandingsRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True)
+    place = serializers.CharField(source="label")
+    player = serializers.CharField(source="player.handle")
+    values = serializers.DictField(child=serializers.FloatField())
+
+
+class StandingsOutput(serializers.Serializer):
+    kind = serializers.CharField(help_text='"table" (tie-breaks) or "placings" (elimination).')
+    tie_breaks = serializers.ListField(child=serializers.CharField())
+    finished = serializers.BooleanField()
+    rows = StandingsRowOutput(many=True)
+
+
+class CorrectionRecordOutput(serializers.ModelSerializer):
+    match = serializers.CharField(source="key")
+    made_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = CorrectionRecord
+        fields = ["id", "match", "made_by", "made_at", "before", "after"]
+
+
+class RatingOutput(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.handle")
+
+    class Meta:
+        model = PlayerRating
+        fields = ["player", "rating", "deviation", "volatility", "games", "updated_at"]
+
+
+class RatingChangeOutput(serializers.ModelSerializer):
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match",
+            "games",
+            "rating_before",
+            "deviation_before",
+            "volatility_before",
+            "rating_after",
+            "deviation_after",
+            "volatility_after",
+            "created_at",
+        ]
+
+
+def correction_preview_schema() -> dict[str, Any]:
+    """The shape of a correction preview, for the API docs."""
+    return {
+        "type": "object",
+        "properties": {
+            "match": {"type": "string"},
+            "old_winner": {"type": "string", "nullable": True},
+            "new_winner": {"type": "string"},
+            "needs_confirmation": {"type": "boolean"},
+            "applied": {"type": "boolean"},
+            "changes": {"type": "array", "items": {"type": "object"}},
+        },
+    }

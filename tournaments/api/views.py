@@ -1,0 +1,207 @@
+"""Thin API views: validate input, call one service or selector, serialize the output.
+
+Everyone reads; organisers write (the services check again).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.api.permissions import IsOrganiserOrReadOnly
+from matches.selectors import player_get
+from speedsite.api_errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.models import Tournament
+
+from .serializers import (
+    CorrectionInput,
+    CorrectionRecordOutput,
+    EntrantAddInput,
+    EntrantOutput,
+    PairingOutput,
+    RatingChangeOutput,
+    RatingOutput,
+    StandingsOutput,
+    TournamentCreateInput,
+    TournamentDetailOutput,
+    TournamentOutput,
+    correction_preview_schema,
+)
+
+
+def _tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise ApplicationError(f"There is no tournament {tournament_id}.", status_code=404)
+    return tournament
+
+
+def _detail(tournament_id: int) -> dict[str, object]:
+    tournament = _tournament_or_404(tournament_id)
+    tournament.entrant_rows = selectors.entrant_list(tournament=tournament)  # type: ignore[attr-defined]
+    tournament.entrant_total = len(tournament.entrant_rows)  # type: ignore[attr-defined]
+    return TournamentDetailOutput(tournament).data  # type: ignore[no-any-return]
+
+
+class TournamentListCreateApi(APIView):
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(
+        responses=TournamentOutput(many=True),
+        parameters=[
+            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            OpenApiParameter("format", str, enum=Tournament.Format.values),
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        paginator = LimitOffsetPagination()
+        tournaments = selectors.tournament_list(
+            status=request.query_params.get("status"), format=request.query_params.get("format")
+        ).annotate(entrant_total=Count("entrants"))
+        page = paginator.paginate_queryset(tournaments, request, view=self)
+        return paginator.get_paginated_response(TournamentOutput(page, many=True).data)
+
+    @extend_schema(request=TournamentCreateInput, responses={201: TournamentDetailOutput})
+    def post(self, request: Request) -> Response:
+        data = TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(**data.validated_data, user=request.user)
+        return Response(_detail(tournament.pk), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    @extend_schema(responses=TournamentDetailOutput)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(_detail(tournament_id))
+
+
+class EntrantListAddApi(APIView):
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(responses=EntrantOutput(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament_or_404(tournament_id)
+        return Response(EntrantOutput(selectors.entrant_list(tournament=tournament), many=True).data)
+
+    @extend_schema(request=EntrantAddInput, responses={201: EntrantOutput})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = EntrantAddInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant = services.entrant_add(
+            tournament_id=tournament_id,
+            handle=data.validated_data["player"],
+            seed=data.validated_data["seed"],
+            user=request.user,
+        )
+        return Response(EntrantOutput(entrant).data, status=status.HTTP_201_CREATED)
+
+
+class EntrantRemoveApi(APIView):
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, tournament_id: int, handle: str) -> Response:
+        services.entrant_remove(tournament_id=tournament_id, handle=handle, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentStartApi(APIView):
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(request=None, responses=TournamentDetailOutput)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.tournament_start(tournament_id=tournament_id, user=request.user)
+        return Response(_detail(tournament_id))
+
+
+class PairingListApi(APIView):
+    @extend_schema(
+        responses=PairingOutput(many=True),
+        parameters=[
+            OpenApiParameter("round", int),
+            OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, ..."),
+        ],
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = _tournament_or_404(tournament_id)
+        round_number = request.query_params.get("round")
+        if round_number is not None and not round_number.isdigit():
+            raise ApplicationError("round must be a whole number.", extra={"field": "round"})
+        pairings = selectors.pairing_list(
+            tournament=tournament,
+            round_number=int(round_number) if round_number is not None else None,
+            bracket=request.query_params.get("bracket"),
+        )
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(pairings, request, view=self)
+        return paginator.get_paginated_response(PairingOutput(page, many=True).data)
+
+
+class PairingDetailApi(APIView):
+    @extend_schema(responses=PairingOutput)
+    def get(self, request: Request, tournament_id: int, key: str) -> Response:
+        pairing = selectors.pairing_get(tournament=_tournament_or_404(tournament_id), key=key)
+        if pairing is None:
+            raise ApplicationError(f"Tournament {tournament_id} has no match {key!r}.", status_code=404)
+        return Response(PairingOutput(pairing).data)
+
+
+class PairingCorrectApi(APIView):
+    """Correct a decided result; `dry_run` returns what would change without saving."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(request=CorrectionInput, responses={200: correction_preview_schema()})
+    def post(self, request: Request, tournament_id: int, key: str) -> Response:
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        preview = services.pairing_correct(
+            tournament_id=tournament_id, key=key, user=request.user, **data.validated_data
+        )
+        return Response(preview.to_dict())
+
+
+class StandingsApi(APIView):
+    @extend_schema(responses=StandingsOutput)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        standings = selectors.tournament_standings(tournament=_tournament_or_404(tournament_id))
+        return Response(StandingsOutput(standings).data)
+
+
+class CorrectionHistoryApi(APIView):
+    @extend_schema(responses=CorrectionRecordOutput(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        corrections = selectors.correction_list(tournament=_tournament_or_404(tournament_id))
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(corrections, request, view=self)
+        return paginator.get_paginated_response(CorrectionRecordOutput(page, many=True).data)
+
+
+class RatingListApi(APIView):
+    @extend_schema(responses=RatingOutput(many=True))
+    def get(self, request: Request) -> Response:
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(selectors.rating_list(), request, view=self)
+        return paginator.get_paginated_response(RatingOutput(page, many=True).data)
+
+
+class RatingDetailApi(APIView):
+    @extend_schema(responses={200: {"type": "object"}})
+    def get(self, request: Request, handle: str) -> Response:
+        player = player_get(handle=handle)
+        if player is None:
+            raise ApplicationError(f"There is no player with handle {handle!r}.", status_code=404)
+        history = selectors.rating_history(player=player)[:100]
+        return Response(
+            {
+                "player": player.handle,
+                **selectors.rating_summary(selectors.rating_get(player=player)),
+                "history": RatingChangeOutput(history, many=True).data,
+            }
+        )

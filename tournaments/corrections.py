@@ -1,0 +1,250 @@
+"""Correcting a decided result: what it touches downstream, and applying it.
+
+Elimination brackets use the pure `plan_correction` (recompute from results,
+dropping later results whose players changed). Winner stays on replays the
+queue: from the first later match whose pairing differs, every later match
+goes. Round-robin and Swiss pairings do not depend on earlier results once
+made, so a correction there changes only the standings.
+
+Called by `tournaments.services.pairing_correct` with the tournament locked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import DatabaseError
+
+from matches.models import Game, Match
+from replays.models import MatchLog
+from speedsite.api_errors import ApplicationError
+from tournaments.generators import InvalidResultError, MatchStatus, plan_correction, winner_stays_on
+
+from .models import Entrant, Tournament, TournamentMatch
+from .progress import default_max_matches
+from .selectors import bracket_for, bracket_results, entrant_list
+
+
+class MatchBusyError(Exception):
+    """An affected match is locked by a result being recorded right now."""
+
+
+@dataclass(frozen=True)
+class PairingChange:
+    """A later pairing a correction touches: what it was, what it becomes, what happens to its match.
+
+    `action` is "refill" (nothing played yet: its players are replaced),
+    "reset" (started or decided: its match is set aside, kept in the
+    records, and the pairing is played again; only after the organiser
+    confirms) or "remove" (a winner-stays-on match that no longer happens,
+    not started).
+    """
+
+    key: str
+    action: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What a correction does (a dry run) or did."""
+
+    key: str
+    old_winner: str | None
+    new_winner: str | None
+    changes: list[PairingChange] = field(default_factory=list)
+    applied: bool = False
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return any(change.action == "reset" for change in self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match": self.key,
+            "old_winner": self.old_winner,
+            "new_winner": self.new_winner,
+            "changes": [
+                {"match": change.key, "action": change.action, "before": change.before, "after": change.after}
+                for change in self.changes
+            ],
+            "needs_confirmation": self.needs_confirmation,
+            "applied": self.applied,
+        }
+
+
+@dataclass(frozen=True)
+class CorrectionContext:
+    """A locked tournament's entrants and pairings, loaded once for planning and applying."""
+
+    tournament: Tournament
+    entrants: list[Entrant]
+    pairings: dict[str, TournamentMatch]
+
+    @classmethod
+    def load(cls, tournament: Tournament) -> CorrectionContext:
+        pairings = TournamentMatch.objects.filter(tournament=tournament).order_by("id")
+        return cls(tournament, entrant_list(tournament=tournament), {pairing.key: pairing for pairing in pairings})
+
+    def handle(self, player_id: int | None) -> str | None:
+        return next((e.player.handle for e in self.entrants if e.player_id == player_id), None)
+
+    def player_id(self, handle: str) -> int | None:
+        return next((e.player_id for e in self.entrants if e.player.handle.lower() == handle.lower()), None)
+
+    def summary(self, pairing: TournamentMatch) -> dict[str, Any]:
+        return {
+            "players": [self.handle(pairing.player_one_id), self.handle(pairing.player_two_id)],
+            "status": pairing.status,
+            "winner": self.handle(pairing.winner_id),
+            "match_id": pairing.match_id,
+        }
+
+
+@dataclass(frozen=True)
+class PlannedChange:
+    """A change with what applying it needs: new players (None: the pairing goes) and dropped result."""
+
+    change: PairingChange
+    pairing: TournamentMatch
+    new_players: tuple[int | None, int | None] | None
+    result_dropped: bool
+    ready_after: bool
+
+
+def correction_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
+    """Every later pairing the correction touches (nothing is saved)."""
+    tournament = context.tournament
+    if tournament.is_elimination:
+        return _bracket_plan(context, target, new_winner)
+    if tournament.format == Tournament.Format.WINNER_STAYS_ON:
+        return _winner_stays_on_plan(context, target, new_winner)
+    return []
+
+
+def _started_match_ids(match_ids: list[int]) -> set[int]:
+    """Matches with anything played or submitted: finished, a settled or disputed game, a report, or a log."""
+    if not match_ids:
+        return set()
+    started = set(Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED).values_list("pk", flat=True))
+    touched = Game.objects.filter(match_id__in=match_ids).exclude(
+        status=Game.Status.OPEN, reported_by_one=None, reported_by_two=None
+    )
+    started |= set(touched.values_list("match_id", flat=True))
+    started |= set(MatchLog.objects.filter(game__match_id__in=match_ids).values_list("game__match_id", flat=True))
+    return started
+
+
+def _bracket_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
+    seeded = [entrant.player_id for entrant in context.entrants]
+    bracket = bracket_for(tournament=context.tournament, seeded_player_ids=seeded)
+    try:
+        plan = plan_correction(bracket, bracket_results(context.pairings.values()), target.key, new_winner)
+    except InvalidResultError as exc:
+        raise ApplicationError(str(exc)) from exc
+    touched = [context.pairings[change.match_id] for change in plan.changes]
+    started = _started_match_ids([pairing.match_id for pairing in touched if pairing.match_id is not None])
+    planned: list[PlannedChange] = []
+    for change, pairing in zip(plan.changes, touched, strict=True):
+        one, two = (entrant if isinstance(entrant, int) else None for entrant in change.after.entrants)
+        winner = change.after.winner if isinstance(change.after.winner, int) else None
+        after = {
+            "players": [context.handle(one), context.handle(two)],
+            "status": change.after.status.value,
+            "winner": context.handle(winner),
+        }
+        action = "reset" if pairing.match_id in started else "refill"
+        planned.append(
+            PlannedChange(
+                change=PairingChange(pairing.key, action, context.summary(pairing), after),
+                pairing=pairing,
+                new_players=(one, two),
+                result_dropped=change.result_dropped,
+                ready_after=change.after.status is MatchStatus.READY,
+            )
+        )
+    return planned
+
+
+def _winner_stays_on_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
+    ordered = sorted(context.pairings.values(), key=lambda pairing: pairing.round)
+    index = ordered.index(target)
+    winners = [pairing.winner_id for pairing in ordered[:index]] + [new_winner]
+    seeded = [entrant.player_id for entrant in context.entrants]
+    max_matches = context.tournament.max_matches or default_max_matches(len(seeded))
+    later = ordered[index + 1 :]
+    started = _started_match_ids([pairing.match_id for pairing in later if pairing.match_id is not None])
+    planned: list[PlannedChange] = []
+    for pairing in later:
+        if not planned:
+            state = winner_stays_on(seeded, [w for w in winners if w is not None], max_matches=max_matches)
+            expected = state.next_match
+            if expected is not None and (expected.first, expected.second) == (
+                pairing.player_one_id,
+                pairing.player_two_id,
+            ):
+                winners.append(pairing.winner_id)
+                continue
+        # From the first match that differs, every later one was played from a
+        # queue that never was: they all go, and play resumes from the corrected state.
+        action = "reset" if pairing.match_id in started else "remove"
+        after = {"players": [None, None], "status": "removed", "winner": None}
+        planned.append(
+            PlannedChange(
+                change=PairingChange(pairing.key, action, context.summary(pairing), after),
+                pairing=pairing,
+                new_players=None,
+                result_dropped=pairing.winner_id is not None,
+                ready_after=False,
+            )
+        )
+    return planned
+
+
+def correction_apply(
+    context: CorrectionContext, target: TournamentMatch, new_winner: int, planned: list[PlannedChange]
+) -> None:
+    """Save the correction: the new result, re-filled and reset pairings; the caller then advances."""
+    match_ids = [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
+    try:
+        # Never wait for a match whose result is being recorded right now: that
+        # transaction waits for this tournament's lock, which would deadlock.
+        list(Match.objects.select_for_update(nowait=True).filter(pk__in=match_ids).values_list("pk", flat=True))
+    except DatabaseError as exc:
+        raise MatchBusyError from exc
+    target.winner_id = new_winner
+    target.result_source = TournamentMatch.Source.CORRECTION
+    target.save(update_fields=["winner", "result_source"])
+    never_played: list[int] = []
+    for item in planned:
+        pairing = item.pairing
+        if item.new_players is None:
+            if pairing.match_id is not None and item.change.action != "reset":
+                never_played.append(pairing.match_id)
+            pairing.delete()
+            continue
+        if item.result_dropped:
+            pairing.winner_id = None
+            pairing.result_source = ""
+            pairing.games_one = pairing.games_two = pairing.cards_left_one = pairing.cards_left_two = 0
+            pairing.decided_at = None
+        if pairing.match_id is not None:
+            if item.change.action == "reset":
+                pairing.match = None  # the played match stays in the records, outside the tournament
+            elif item.ready_after:
+                one, two = item.new_players
+                Match.objects.filter(pk=pairing.match_id).update(player_one_id=one, player_two_id=two)
+            else:
+                never_played.append(pairing.match_id)
+                pairing.match = None
+        pairing.save()
+    # A match never played whose players are no longer known has nothing worth keeping.
+    Match.objects.filter(pk__in=never_played).delete()
+    tournament = context.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.finished_at = None
+        tournament.save(update_fields=["status", "finished_at"])
+        Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)

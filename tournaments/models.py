@@ -1,0 +1,216 @@
+"""Tournaments, their entrants and pairings, correction history, and player ratings.
+
+Models hold data and constraints only; every change goes through
+`tournaments.services`, every read through `tournaments.selectors`. Pairings
+and brackets are computed by the pure `tournaments.generators`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from tournaments.generators import Section, Seeding
+
+
+class Tournament(models.Model):
+    """An event: a format, a series length and ruleset for every pairing, and tie-breaks."""
+
+    class Format(models.TextChoices):
+        SINGLE_ELIMINATION = "single_elimination", "Single elimination"
+        DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
+
+    class Status(models.TextChoices):
+        SETUP = "setup", "Taking entrants"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=120)
+    format = models.CharField(max_length=24, choices=Format.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    # Every pairing becomes a matches.Match with this series and ruleset (as Match stores them).
+    series = models.CharField(max_length=10, choices=[("best_of", "Best of N"), ("first_to", "First to N")])
+    series_length = models.PositiveSmallIntegerField()
+    ruleset = models.JSONField()
+    ruleset_name = models.CharField(max_length=40, blank=True)
+    # Ordered keys of tournaments.standings.METRICS.
+    tie_breaks = models.JSONField(default=list, blank=True)
+
+    # Format options (only the ones of the tournament's format matter).
+    seeding = models.CharField(max_length=10, choices=[(s.value, s.value) for s in Seeding], default=Seeding.STANDARD)
+    rng_seed = models.BigIntegerField(null=True, blank=True)
+    third_place = models.BooleanField(default=False)
+    grand_final_reset = models.BooleanField(default=True)
+    double_round_robin = models.BooleanField(default=False)
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_matches = models.PositiveIntegerField(null=True, blank=True)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(series_length__gte=1), name="tournament_series_length_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
+
+
+class Entrant(models.Model):
+    """A player in a tournament, with a seed (1 is the best) and, at the end, a final place."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey("matches.Player", on_delete=models.PROTECT, related_name="+")
+    seed = models.PositiveIntegerField()
+    # Set when the tournament finishes: places `place`..`place_to` are shared.
+    place = models.PositiveIntegerField(null=True, blank=True)
+    place_to = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entrant_player_once_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "seed"], name="entrant_seed_unique_in_tournament"),
+            models.CheckConstraint(condition=models.Q(seed__gte=1), name="entrant_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} (seed {self.seed}) in {self.tournament_id}"
+
+
+class TournamentMatch(models.Model):
+    """One pairing of a tournament: a bracket slot, a round-robin or Swiss board, or a winner-stays-on match.
+
+    `key` names it within the tournament ("W1-3", "L2-1", "GF1", "RR2-1",
+    "S3-4", "S3-bye", "M7"). The matches.Match is created once both players
+    are known; byes and void bracket matches never get one. `winner` is the
+    tournament's result: the match's winner, or an organiser's correction.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for earlier matches"
+        READY = "ready", "Ready to play"
+        DECIDED = "decided", "Decided"
+        BYE = "bye", "Bye"
+        VOID = "void", "Not played"
+
+    class Bracket(models.TextChoices):
+        MAIN = Section.MAIN.value, "Main bracket"
+        WINNERS = Section.WINNERS.value, "Winners' bracket"
+        LOSERS = Section.LOSERS.value, "Losers' bracket"
+        GRAND_FINAL = Section.GRAND_FINAL.value, "Grand final"
+        THIRD_PLACE = Section.THIRD_PLACE.value, "Third place"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
+
+    class Source(models.TextChoices):
+        MATCH = "match", "The match's result"
+        BYE = "bye", "A bye"
+        CORRECTION = "correction", "Corrected by an organiser"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    key = models.CharField(max_length=20)
+    bracket = models.CharField(max_length=20, choices=Bracket.choices)
+    round = models.PositiveIntegerField()
+    position = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    player_one = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    match = models.OneToOneField(
+        "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_match"
+    )
+    winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    result_source = models.CharField(max_length=12, choices=Source.choices, blank=True)
+    # A snapshot of the decided match for the standings, so they load in one query:
+    # games each player won, and the cards each still held when the games they
+    # lost ended (from verified logs; 0 for a game without one).
+    games_one = models.PositiveSmallIntegerField(default=0)
+    games_two = models.PositiveSmallIntegerField(default=0)
+    cards_left_one = models.PositiveIntegerField(default=0)
+    cards_left_two = models.PositiveIntegerField(default=0)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        verbose_name_plural = "tournament matches"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="tournament_match_key_unique"),
+        ]
+        indexes = [models.Index(fields=["tournament", "round"])]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:{self.key}"
+
+
+class CorrectionRecord(models.Model):
+    """History: one organiser correction, who made it and when, and everything before and after."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="corrections")
+    key = models.CharField(max_length=20)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    made_at = models.DateTimeField(auto_now_add=True)
+    # {"winner": handle, "pairings": [...]} as they were and as they became.
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["-made_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Correction of {self.tournament_id}:{self.key} at {self.made_at}"
+
+
+class PlayerRating(models.Model):
+    """A player's current Glicko-2 rating, from every decided game."""
+
+    player = models.OneToOneField("matches.Player", on_delete=models.CASCADE, related_name="rating")
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-rating"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating:.0f} ± {self.deviation:.0f}"
+
+
+class RatingChange(models.Model):
+    """History: a player's rating before and after one decided match (one rating period)."""
+
+    player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="rating_changes")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    volatility_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_after = models.FloatField()
+    games = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # A match rates each of its players once, however often its decision is replayed.
+            models.UniqueConstraint(fields=["player", "match"], name="rating_change_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after match {self.match_id}: {self.rating_after:.0f}"
