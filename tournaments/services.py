@@ -237,6 +237,8 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
 # --- Results --------------------------------------------------------------------------------
 
 
+# savepoint=False: this runs inside the transaction that decides the match; alone, it is atomic.
+@transaction.atomic(savepoint=False)
 def tournament_match_decided(*, match: Match) -> None:
     """A match was just decided (called by `matches.services.match_finish`, in its transaction).
 
@@ -314,6 +316,7 @@ def _loser_cards_left(data: bytes) -> int:
 # --- Ratings -----------------------------------------------------------------------------------
 
 
+@transaction.atomic(savepoint=False)
 def ratings_record_match(*, match: Match) -> None:
     """Update both players' Glicko-2 ratings from a decided match's games (one rating period).
 
