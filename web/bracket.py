@@ -8,8 +8,9 @@ path on hover and focus.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from tournaments.generators import (
     Bracket,
@@ -267,3 +268,69 @@ def bracket_layout(boxes: Sequence[BoxMatch]) -> BracketDrawing:
         heads=heads,
         titles=titles,
     )
+
+
+class PairingRow(Protocol):
+    """What the drawing reads from a tournament pairing (a `tournaments.models.TournamentMatch`)."""
+
+    key: str
+    bracket: str
+    round: int
+    position: int
+    status: str
+    player_one_id: int | None
+    player_two_id: int | None
+    winner_id: int | None
+    match_id: int | None
+    games_one: int
+    games_two: int
+
+
+def bracket_boxes_from_pairings(
+    pairings: Iterable[PairingRow],
+    *,
+    bracket: Bracket,
+    names: Mapping[int, str],
+    seeds: Mapping[int, int],
+    url_for_match: Callable[[int], str],
+) -> list[BoxMatch]:
+    """The boxes to draw from a running tournament's pairings; the generated bracket says who feeds whom."""
+    sources = {match.match_id: match.sources for match in bracket.matches}
+    boxes = []
+    for pairing in pairings:
+        if pairing.status == "void" or pairing.key not in sources:
+            continue
+        source = sources[pairing.key]
+        settled = pairing.status in ("decided", "bye")
+        played = pairing.status == "decided" and pairing.match_id is not None
+        slots = []
+        for index, (player_id, games) in enumerate(
+            ((pairing.player_one_id, pairing.games_one), (pairing.player_two_id, pairing.games_two))
+        ):
+            if player_id is None:
+                bye = isinstance(source[index], Empty) or pairing.status == "bye"
+                slots.append(BoxSlot(None, "Bye" if bye else "TBD", placeholder=True))
+                continue
+            slots.append(
+                BoxSlot(
+                    player_id,
+                    names.get(player_id, str(player_id)),
+                    seed=seeds.get(player_id),
+                    score=games if played else None,
+                    won=(pairing.winner_id == player_id) if settled else None,
+                )
+            )
+        feeders = tuple(item.match_id if isinstance(item, WinnerOf) else None for item in source)
+        boxes.append(
+            BoxMatch(
+                key=pairing.key,
+                section=Section(pairing.bracket),
+                round=pairing.round,
+                position=pairing.position,
+                slots=(slots[0], slots[1]),
+                feeders=(feeders[0], feeders[1]),
+                status=pairing.status,
+                url=url_for_match(pairing.match_id) if pairing.match_id is not None else None,
+            )
+        )
+    return boxes

@@ -55,3 +55,80 @@ class LogSubmitForm(forms.Form):
         else:
             cleaned["data"] = text.encode()
         return cleaned
+
+
+FORMATS = [
+    ("single_elimination", "Single elimination"),
+    ("double_elimination", "Double elimination"),
+    ("round_robin", "Round robin"),
+    ("swiss", "Swiss"),
+    ("winner_stays_on", "Winner stays on"),
+]
+
+
+def _ruleset_choices() -> list[tuple[str, str]]:
+    from replays.engine import PRESETS  # noqa: PLC0415 - keep the form module light to import
+
+    return [(name, name.replace("-", " ").capitalize()) for name in PRESETS if PRESETS[name].players == 2]
+
+
+def _metric_choices() -> list[tuple[str, str]]:
+    from tournaments.standings import METRICS, metric_for  # noqa: PLC0415
+
+    return [("", "—")] + [(key, metric_for(key).label) for key in sorted(METRICS)]
+
+
+class TournamentForm(forms.Form):
+    """A new tournament; `tournaments.services.tournament_create` checks the combination."""
+
+    name = forms.CharField(max_length=120)
+    format = forms.ChoiceField(choices=FORMATS)
+    series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
+    series_length = forms.IntegerField(min_value=1, max_value=99, initial=3, label="Games")
+    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="speed")
+    tie_break_1 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 1")
+    tie_break_2 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 2")
+    tie_break_3 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 3")
+    tie_break_4 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 4")
+    seeding = forms.ChoiceField(
+        choices=[("standard", "By seed"), ("random", "Random draw"), ("as_given", "As listed")], initial="standard"
+    )
+    rng_seed = forms.IntegerField(required=False, label="Draw number", help_text="For a random draw: any number.")
+    third_place = forms.BooleanField(required=False, label="Play a third-place match")
+    grand_final_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
+    double_round_robin = forms.BooleanField(required=False, label="Everyone meets twice")
+    swiss_rounds = forms.IntegerField(required=False, min_value=1, label="Swiss rounds")
+    max_matches = forms.IntegerField(required=False, min_value=1, label="Matches (winner stays on)")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        tie_breaks = [data[f"tie_break_{n}"] for n in range(1, 5) if data.get(f"tie_break_{n}")]
+        return {
+            "name": data["name"],
+            "format": data["format"],
+            data["series"]: data["series_length"],
+            "ruleset": data["ruleset"],
+            "tie_breaks": tie_breaks,
+            "seeding": data["seeding"],
+            "rng_seed": data["rng_seed"],
+            "third_place": data["third_place"],
+            "grand_final_reset": data["grand_final_reset"],
+            "double_round_robin": data["double_round_robin"],
+            "swiss_rounds": data["swiss_rounds"],
+            "max_matches": data["max_matches"],
+        }
+
+
+class EntrantForm(forms.Form):
+    handle = forms.CharField(max_length=40, label="Player handle")
+    seed = forms.IntegerField(required=False, min_value=1, help_text="Empty: after the last seed.")
+
+
+class CorrectionForm(forms.Form):
+    """Who really won a decided pairing; the choices are its two players."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label="The winner is")
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [(handle, handle) for handle in players]

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from matches.models import Game, Match, Player
 from matches.selectors import user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
+from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch
+from tournaments.selectors import tournament_list
 
 _LOG_SUMMARY_DEFER = ("data",)
 
@@ -82,13 +84,6 @@ def ruleset_pack_size(*, ruleset: object) -> int | None:
         return None
 
 
-def ruleset_label(*, match: Match) -> str:
-    """ "Speed", "California Speed", or "Custom" for a ruleset that is no preset."""
-    if match.ruleset_name:
-        return match.ruleset_name.replace("_", " ").replace("-", " ").capitalize()
-    return "Custom"
-
-
 def games_open_for_submission(*, user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Game]:
     """Games a log can be submitted for by this user: open or disputed, in matches they play (all, for organisers)."""
     games = (
@@ -150,3 +145,45 @@ def matches_recent(*, limit: int = 8, status: str | None = None) -> list[Match]:
     if status:
         matches = matches.filter(status=status)
     return list(matches.order_by("-created_at", "-id")[:limit])
+
+
+def tournaments_with_counts(*, status: str | None = None, limit: int | None = None) -> list[Tournament]:
+    """Tournaments with `entrant_count` and `pairing_count` annotated (one query)."""
+    tournaments = tournament_list(status=status).annotate(
+        entrant_count=Count("entrants", distinct=True),
+        decided_count=Count("pairings", filter=Q(pairings__status=TournamentMatch.Status.DECIDED), distinct=True),
+    )
+    return list(tournaments[:limit] if limit else tournaments)
+
+
+def tournament_featured(*, elimination: bool) -> Tournament | None:
+    """The tournament the home page shows: the latest running one, else the latest finished one.
+
+    `elimination` picks a bracket format (single or double elimination), else a
+    table format (round robin, Swiss, winner stays on).
+    """
+    brackets = [Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION]
+    for status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        found = tournament_list(status=status)
+        found = found.filter(format__in=brackets) if elimination else found.exclude(format__in=brackets)
+        first = found.first()
+        if first is not None:
+            return first
+    return None
+
+
+def tournament_of_match(*, match: Match) -> TournamentMatch | None:
+    """The tournament pairing a match was played for, if any."""
+    return TournamentMatch.objects.select_related("tournament").filter(match=match).first()
+
+
+def player_entries(*, player: Player) -> list[Entrant]:
+    """The tournaments a player entered, newest first, with each tournament (one query)."""
+    return list(
+        Entrant.objects.filter(player=player).select_related("tournament").order_by("-tournament__created_at", "-id")
+    )
+
+
+def player_rating_history(*, player: Player) -> list[RatingChange]:
+    """The player's rating changes, oldest first (for the chart)."""
+    return list(RatingChange.objects.filter(player=player).order_by("created_at", "id"))

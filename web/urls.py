@@ -4,16 +4,25 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import views
+from . import organise, views
 
 site_patterns = [
     path("tournaments/", views.tournament_list, name="tournament_list"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
     path("players/", views.player_list_view, name="player_list"),
     path("players/<str:handle>/", views.player_detail, name="player_detail"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("replays/<int:log_id>/", views.replay_detail, name="replay"),
     path("submit/", views.log_submit_view, name="log_submit"),
     path("logs/<int:log_id>/", views.log_status, name="log_status"),
+    path("organise/", organise.organise, name="organise"),
+    path("organise/tournaments/new/", organise.tournament_new, name="organise_new"),
+    path("organise/tournaments/<int:tournament_id>/", organise.tournament_manage, name="organise_tournament"),
+    path(
+        "organise/tournaments/<int:tournament_id>/correct/<str:key>/",
+        organise.pairing_correct_view,
+        name="organise_correct",
+    ),
 ]
 
 urlpatterns = [

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game, Match
@@ -15,8 +18,21 @@ from matches.selectors import match_get, match_score, player_get, player_list
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit
 from speedsite.api_errors import ApplicationError
+from tournaments.generators import advance
+from tournaments.models import Tournament, TournamentMatch
+from tournaments.selectors import (
+    bracket_for,
+    entrant_list,
+    pairing_list,
+    rating_get,
+    tournament_get,
+    tournament_standings,
+)
+from tournaments.standings import metric_for
 
 from . import selectors
+from .bracket import BracketDrawing, bracket_boxes, bracket_boxes_from_pairings, bracket_layout
+from .charts import line_chart
 from .forms import LogSubmitForm
 from .replay import build_replay
 
@@ -47,7 +63,13 @@ def _series(match: Match) -> tuple[int, int]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    bracket = selectors.tournament_featured(elimination=True)
+    table = selectors.tournament_featured(elimination=False)
     context = {
+        "featured_bracket": _tournament_context(bracket) if bracket else None,
+        "featured_table": _tournament_context(table) if table else None,
+        "tournaments_running": selectors.tournaments_with_counts(status=Tournament.Status.RUNNING, limit=6),
+        "tournaments_recent": selectors.tournaments_with_counts(status=Tournament.Status.FINISHED, limit=3),
         "running_matches": selectors.matches_recent(status=Match.Status.IN_PROGRESS, limit=6),
         "finished_matches": selectors.matches_recent(status=Match.Status.FINISHED, limit=6),
         "latest_logs": selectors.logs_latest_verified(limit=8),
@@ -56,13 +78,69 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/tournament_list.html", {"tournaments": []})
+    return render(request, "web/tournament_list.html", {"tournaments": selectors.tournaments_with_counts()})
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    number: int
+    pairings: list[TournamentMatch]
+
+
+def _match_url(match_id: int) -> str:
+    return reverse("web:match_detail", args=[match_id])
+
+
+def _bracket_drawing(tournament: Tournament, entrants: list[Any], pairings: list[TournamentMatch]) -> BracketDrawing:
+    """The bracket as it stands, or, before the start, the draw the seeds give."""
+    bracket = bracket_for(tournament=tournament, seeded_player_ids=[entrant.player_id for entrant in entrants])
+    names = {entrant.player_id: entrant.player.handle for entrant in entrants}
+    seeds = {entrant.player_id: entrant.seed for entrant in entrants}
+    if pairings:
+        boxes = bracket_boxes_from_pairings(
+            pairings, bracket=bracket, names=names, seeds=seeds, url_for_match=_match_url
+        )
+    else:
+        boxes = bracket_boxes(bracket, advance(bracket, {}), names=names, seeds=seeds)
+    return bracket_layout(boxes)
+
+
+def _tournament_context(tournament: Tournament) -> dict[str, Any]:
+    """What a tournament's page (and the home page's featured panel) shows, in a fixed number of queries."""
+    entrants = entrant_list(tournament=tournament)
+    pairings = list(pairing_list(tournament=tournament))
+    standings = tournament_standings(tournament=tournament)
+    drawing = None
+    if tournament.is_elimination and len(entrants) >= 2:
+        drawing = _bracket_drawing(tournament, entrants, pairings)
+    rounds: dict[int, list[TournamentMatch]] = defaultdict(list)
+    if not tournament.is_elimination:
+        for pairing in pairings:
+            rounds[pairing.round].append(pairing)
+    return {
+        "tournament": tournament,
+        "entrants": entrants,
+        "seeds": {entrant.player_id: entrant.seed for entrant in entrants},
+        "standings": standings,
+        "columns": [(key, metric_for(key).label) for key in standings.tie_breaks],
+        "drawing": drawing,
+        "rounds": [RoundView(number, rounds[number]) for number in sorted(rounds)],
+        "decided": sum(1 for p in pairings if p.status == TournamentMatch.Status.DECIDED),
+        "to_play": [p for p in pairings if p.status == TournamentMatch.Status.READY],
+    }
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise Http404("No such tournament")
+    return render(request, "web/tournament_detail.html", _tournament_context(tournament))
 
 
 def player_list_view(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "").strip()
-    players = list(player_list(search=search or None))
-    return render(request, "web/player_list.html", {"players": players, "search": search})
+    players = list(player_list(search=search or None).select_related("rating"))
+    return render(request, "web/player_list.html", {"players": players, "search": search, "show_ratings": True})
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
@@ -70,10 +148,18 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     if player is None:
         raise Http404("No such player")
     matches = list(selectors.player_matches(player=player))
+    history = selectors.player_rating_history(player=player)
+    chart = None
+    if history:
+        values = [history[0].rating_before, *(change.rating_after for change in history)]
+        chart = line_chart([(player.handle, values)], width=640, height=200, area=True)
     context = {
         "player": player,
         "matches": matches,
         "record": selectors.player_record(player=player, matches=matches),
+        "rating": rating_get(player=player),
+        "rating_chart": chart,
+        "entries": selectors.player_entries(player=player),
     }
     return render(request, "web/player_detail.html", context)
 
@@ -86,9 +172,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     logs = selectors.logs_by_game(games=games)
     context = {
         "match": match,
+        "tournament_match": selectors.tournament_of_match(match=match),
         "score": _series(match),
         "rows": [GameRow(game, logs.get(game.pk, [])) for game in games],
-        "ruleset": selectors.ruleset_label(match=match),
         "open_game": next((g for g in games if g.status in (Game.Status.OPEN, Game.Status.DISPUTED)), None),
     }
     return render(request, "web/match_detail.html", context)
@@ -121,7 +207,6 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
         "match": match,
         "replay": replay,
         "error": error,
-        "ruleset": selectors.ruleset_label(match=match),
     }
     return render(request, "web/replay.html", context)
 

@@ -35,7 +35,7 @@ def many_matches(organiser: Any) -> list[Any]:
 def test_home_lists_replays_and_matches_in_a_fixed_number_of_queries(
     client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
 ) -> None:
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(12):  # fixed: matches, logs, and the featured-tournament lookups
         response = client.get("/")
     assert response.status_code == 200
     body = response.content.decode()

@@ -30,3 +30,28 @@ def series_score(match: Any) -> tuple[int, int]:
     """Games won by player one and player two (`{% series_score match as score %}`); uses prefetched games."""
     score = match_score(match=match)
     return score[match.player_one.handle], score[match.player_two.handle]
+
+
+@register.filter
+def ruleset_label(name: str) -> str:
+    """A preset's key as words ("jokers-wild" -> "Jokers wild"); no preset is a custom ruleset."""
+    return name.replace("_", " ").replace("-", " ").capitalize() if name else "Custom"
+
+
+@register.filter
+def metric_value(value: float | None, key: str) -> str:
+    """A standings value as the table shows it: percentages with one decimal, counts whole."""
+    if value is None:
+        return "—"
+    if key.endswith("_pct"):
+        return f"{value:.1f}%"  # the metrics give percentages as 0-100
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """`{{ values|get_item:key }}`: a dict's value in a template."""
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
