@@ -13,7 +13,7 @@ from matches.selectors import player_get
 from replays.engine import verify_bytes
 from replays.models import MatchLog
 from replays.services import log_submit
-from tests.matches.factories import make_match, make_player
+from tests.matches.factories import make_match, make_player, won_log
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -49,3 +49,18 @@ def engine_steps(data: bytes) -> list[dict[str, Any]]:
     verdict = verify_bytes(data, steps=True)
     assert verdict.steps is not None
     return [step.to_dict() for step in verdict.steps]
+
+
+def win_match(match: Match, *, winner: Player, user: AbstractBaseUser) -> None:
+    """Play a match out with simulated, verified logs until `winner` has won it."""
+    names = [match.player_one.handle, match.player_two.handle]
+    seat = names.index(winner.handle)
+    seed = 0
+    match.refresh_from_db()
+    while match.status == Match.Status.IN_PROGRESS:
+        game = match.games.filter(status="open").order_by("number").first()
+        assert game is not None
+        document = won_log(match.ruleset_name or "speed", names, winner_seat=seat, start=seed)
+        log_submit(game_id=game.pk, data=orjson.dumps(document), user=user)
+        match.refresh_from_db()
+        seed += 500

@@ -55,3 +55,19 @@ def get_item(mapping: Any, key: Any) -> Any:
         return mapping.get(key)
     except AttributeError:
         return None
+
+
+@register.filter
+def change_lines(state: Any) -> list[tuple[str, str]]:
+    """A pairing's before/after state from a correction preview, as short labelled lines."""
+    if not isinstance(state, dict):
+        return []
+    lines = []
+    players = state.get("players")
+    if isinstance(players, list | tuple):
+        lines.append(("Players", " v ".join(str(p) if p else "TBD" for p in players)))
+    if "winner" in state:
+        lines.append(("Winner", str(state["winner"] or "—")))
+    if state.get("status"):
+        lines.append(("Status", str(state["status"]).replace("_", " ")))
+    return lines
