@@ -179,9 +179,12 @@ def match_finish(*, match: Match, winner: Player) -> Match:
     match.save(update_fields=["status", "winner", "finished_at"])
 
     # --- Next step after a match is decided ------------------------------
-    # Called explicitly here, in the same transaction as the result (no signals).
-    # The tournaments engineer adds the advancement call here, e.g.
-    #     tournament_match_decided(match=match)
+    # Called explicitly here, in the same transaction as the result (no signals):
+    # rates the players and, for a tournament pairing, advances the tournament.
+    # Imported here because tournaments builds on matches (it creates matches).
+    from tournaments.services import tournament_match_decided  # noqa: PLC0415
+
+    tournament_match_decided(match=match)
     return match
 
 
