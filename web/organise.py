@@ -97,8 +97,8 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 messages.success(request, f"{tournament.name} has started: the first matches are open.")
                 return redirect("web:tournament_detail", tournament_id=tournament.pk)
         except ApplicationError as exc:
-            if action == "add":
-                form.add_error(None, exc.message)
+            if action == "add" and tournament.status == Tournament.Status.SETUP:
+                form.add_error(None, exc.message)  # shown beside the form, with what was typed
             else:
                 messages.error(request, exc.message)
                 return redirect("web:organise_tournament", tournament_id=tournament.pk)

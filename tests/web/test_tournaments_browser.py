@@ -145,6 +145,15 @@ def test_round_robin_standings_with_tie_break_columns(
     expect(featured).to_contain_text("League: standings")
     expect(featured.locator("tbody tr").first.locator("th")).to_have_text("alice")
 
+    # Rated matches: alice's page charts her rating after each one, and lists the league.
+    page.goto(f"{live_server.url}/players/alice/")
+    chart = page.get_by_role("img", name=re.compile(r"^Rating history of alice: from 1500 to \d+ over 4 points"))
+    expect(chart).to_be_visible()
+    expect(chart.locator("circle")).to_have_count(4)  # the start and three matches
+    expect(page.locator("[data-role=rating]")).not_to_be_empty()
+    expect(page.get_by_role("link", name="League")).to_be_visible()
+    shot(page, "player-rating")
+
 
 def test_organiser_pages_are_for_organisers(
     page: Page, live_server: Any, login: Callable[..., None], page_errors: list[Any]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import orjson
@@ -146,3 +147,110 @@ def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
     response = client.get("/submit/")
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/?next=/submit/"
+
+
+@pytest.fixture
+def tournaments(organiser: Any) -> dict[str, Any]:
+    """A started elimination and a started round robin, eight players each (no results needed)."""
+    from tournaments.services import entrant_add, tournament_create, tournament_start
+
+    made = {}
+    handles = [f"p{n}" for n in range(1, 9)]
+    for handle in handles:
+        player(handle)
+    for fmt in ("double_elimination", "round_robin"):
+        tournament = tournament_create(name=fmt.replace("_", " ").title(), format=fmt, user=organiser, best_of=3)
+        for handle in handles:
+            entrant_add(tournament_id=tournament.pk, handle=handle, user=organiser)
+        tournament_start(tournament_id=tournament.pk, user=organiser)
+        made[fmt] = tournament
+    return made
+
+
+def test_tournament_pages_in_a_fixed_number_of_queries(
+    client: Client, tournaments: dict[str, Any], django_assert_max_num_queries: Any
+) -> None:
+    with django_assert_max_num_queries(4):
+        response = client.get("/tournaments/")
+    assert response.status_code == 200
+    assert [t.entrant_count for t in response.context["tournaments"]] == [8, 8]
+
+    elimination = tournaments["double_elimination"]
+    with django_assert_max_num_queries(8):
+        response = client.get(f"/tournaments/{elimination.pk}/")
+    drawing = response.context["drawing"]
+    assert drawing is not None
+    keys = {match.box.key for match in drawing.matches}
+    assert {"W1-1", "L1-1", "GF1"} <= keys
+    body = response.content.decode()
+    assert 'data-match="W1-1"' in body and 'href="/matches/' in body  # ready matches link to their page
+    assert "Losers bracket" in body
+
+    league = tournaments["round_robin"]
+    with django_assert_max_num_queries(8):
+        response = client.get(f"/tournaments/{league.pk}/")
+    assert response.context["drawing"] is None
+    assert len(response.context["rounds"]) == 7  # eight players: seven rounds
+    assert [label for _, label in response.context["columns"]][:2] == ["Match wins", "Head to head"]
+    assert b'data-role="standings"' in response.content
+
+    with django_assert_max_num_queries(16):  # two featured tournaments: a fixed few queries each
+        response = client.get("/")
+    assert response.context["featured_bracket"]["tournament"] == elimination
+    assert response.context["featured_table"]["tournament"] == league
+    assert client.get("/tournaments/999999/").status_code == 404
+
+
+def test_player_page_lists_tournament_entries(client: Client, tournaments: dict[str, Any]) -> None:
+    response = client.get("/players/p3/")
+    names = [entry.tournament.name for entry in response.context["entries"]]
+    assert sorted(names) == ["Double Elimination", "Round Robin"]
+    assert response.context["rating_chart"] is None  # no rated match yet
+
+
+def test_organiser_pages_through_the_client(client: Client, organiser: Any) -> None:
+    for handle in ("ann", "bob", "cid"):
+        player(handle)
+    client.login(username="orga-web", password=PASSWORD)
+    response = client.post(
+        "/organise/tournaments/new/",
+        {
+            "name": "Cup",
+            "format": "single_elimination",
+            "series": "first_to",
+            "series_length": 2,
+            "ruleset": "speed",
+            "seeding": "standard",
+            "grand_final_reset": "on",
+            "tie_break_1": "match_wins",
+        },
+    )
+    from tournaments.models import Tournament
+
+    cup = Tournament.objects.get(name="Cup")
+    assert response["Location"] == f"/organise/tournaments/{cup.pk}/"
+    assert (cup.series, cup.series_length, cup.tie_breaks) == ("first_to", 2, ["match_wins"])
+    manage = f"/organise/tournaments/{cup.pk}/"
+    client.post(manage, {"action": "add", "handle": "bob", "seed": "1"})
+    client.post(manage, {"action": "add", "handle": "ann"})
+    client.post(manage, {"action": "add", "handle": "cid"})
+    client.post(manage, {"action": "remove", "handle": "cid"})
+    response = client.get(manage)
+    assert [(e.player.handle, e.seed) for e in response.context["entrants"]] == [("bob", 1), ("ann", 2)]
+    # A taken seed is the service's error, shown on the form.
+    response = client.post(manage, {"action": "add", "handle": "cid", "seed": "1"})
+    assert "Seed 1 is taken by 'bob'" in html.unescape(response.content.decode())
+    response = client.post(manage, {"action": "start"})
+    assert response["Location"] == f"/tournaments/{cup.pk}/"
+    cup.refresh_from_db()
+    assert cup.status == "running"
+    # Started: entrants can no longer change, and the page says why.
+    response = client.post(manage, {"action": "add", "handle": "cid"}, follow=True)
+    assert "entrants can only change before the start" in html.unescape(response.content.decode())
+
+
+def test_organiser_pages_refuse_players(client: Client) -> None:
+    player("someone")
+    client.login(username="someone", password=PASSWORD)
+    assert client.get("/organise/").status_code == 403
+    assert client.post("/organise/tournaments/new/", {"name": "x"}).status_code == 403
