@@ -39,6 +39,8 @@ class MatchLog(models.Model):
     winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     engine_version = models.CharField(max_length=32, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
+    # How many times a worker judged it: 1 after a normal verification, more after `reverify`.
+    judgements = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-submitted_at", "-id"]
@@ -57,7 +59,10 @@ class MatchLog(models.Model):
 
 
 class LogVerdict(models.Model):
-    """Audit trail: one row per judgement of a log, by which engine version."""
+    """Audit trail: one row per re-judgement of a log (`reverify`), by which engine version.
+
+    A log's first verdict is on the log itself; each later one also leaves a row here.
+    """
 
     log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="verdicts")
     engine_version = models.CharField(max_length=32)

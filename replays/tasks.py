@@ -9,8 +9,8 @@ broker gone away. An invalid log is a verdict, never an error.
 
 from __future__ import annotations
 
-from celery import shared_task
-from django.db import InterfaceError, OperationalError
+from celery import Task, shared_task
+from django.db import InterfaceError, OperationalError, close_old_connections
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -37,12 +37,17 @@ TRANSIENT_ERRORS = (
     retry_jitter=True,
     max_retries=12,
     ignore_result=True,
+    bind=True,
 )
-def log_verify_task(log_id: int, force: bool = False) -> None:
+def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
     """Verify one stored log (see `replays.services.log_verify`)."""
+    if not self.request.is_eager:  # in a worker: replace a connection a database restart broke
+        close_old_connections()
     log_verify(log_id=log_id, force=force)
 
 
-@shared_task(name="replays.noop", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def noop_task(log_id: int, force: bool = False) -> None:
+@shared_task(name="replays.noop", acks_late=True, reject_on_worker_lost=True, ignore_result=True, bind=True)
+def noop_task(self: Task, log_id: int, force: bool = False) -> None:
     """Does nothing, with the same signature and options: the baseline of `manage.py bench_pipeline`."""
+    if not self.request.is_eager:
+        close_old_connections()

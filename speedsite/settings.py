@@ -157,6 +157,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Keep each worker process's database connection across tasks (Celery's Django
+# fixup otherwise closes it after every task, and reconnecting costs more than
+# a verification). Tasks call close_old_connections() first, so a broken or
+# CONN_MAX_AGE-old connection is still replaced, as in Django's request cycle.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 # Redis: a message a worker took but never acknowledged (the worker was killed)
 # goes back to the queue once it is this many seconds old. Verification is
 # idempotent, so redelivering a task that is still running does no harm.

@@ -171,7 +171,8 @@ class TestDuplicatesAndDisputes:
         assert second.json()["id"] == first.json()["id"]
         assert second.json()["status"] == "verified"
         assert MatchLog.objects.count() == 1
-        assert LogVerdict.objects.count() == 1  # not verified twice
+        assert MatchLog.objects.get().judgements == 1  # not verified twice
+        assert LogVerdict.objects.count() == 0  # re-judgements only
 
     def test_the_same_document_for_another_game_is_another_submission(self, client_for, alice, ben, capture):
         data = body(won_log("speed", ["alice", "ben"]))

@@ -1,0 +1,173 @@
+"""`manage.py bench_pipeline`: verified logs per second vs no-op tasks per second, on one real worker.
+
+Both phases run on the same worker process against the same Redis broker:
+the tasks of a phase are queued first on a queue the worker is not consuming,
+then the worker is told to consume it (a remote-control `add_consumer`) and
+the clock runs until the queue is drained and every message acknowledged.
+With `acks_late` a message is acknowledged after its task returned, so for
+the verification phase that is after its transaction committed. The no-op
+task has the same signature and options as the verification task; the
+difference between the two rates is the cost of the verification itself.
+
+The bar: verified logs per second at least half the no-op rate (ratio >= 0.5).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from itertools import cycle
+from typing import Any
+
+import orjson
+import redis
+from celery import Task
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+
+from matches.models import Match
+from matches.selectors import player_get
+from matches.services import match_create, player_create
+from replays.engine import simulate
+from replays.models import MatchLog
+from replays.services import log_submit
+from replays.tasks import log_verify_task, noop_task
+from replays.workers import WorkerProcess
+from speedsite.celery import app as celery_app
+
+BAR = 0.5
+RULESETS = ["speed", "doubles", "jokers-wild", "three-card-hands", "seven-card-stacks", "runs-at-once", "california"]
+BENCH_PLAYERS = ("bench-one", "bench-two")
+DEFAULT_BROKER = "redis://127.0.0.1:6379/14"
+
+
+class Command(BaseCommand):
+    help = "Measure verified logs per second against no-op tasks per second on one Celery worker (bar: >= 0.5)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--logs", type=int, default=600, help="logs (and no-op tasks) per phase")
+        parser.add_argument("--rounds", type=int, default=3, help="measured rounds; the median is reported")
+        parser.add_argument(
+            "--worker",
+            metavar="HOSTNAME",
+            help="use this running worker (it must use the same broker and database) instead of starting one",
+        )
+        parser.add_argument("--concurrency", type=int, help="pool size of the started worker (Celery's default)")
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark's matches and logs")
+        parser.add_argument("--check", action="store_true", help="exit with an error when the ratio is below 0.5")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if connection.vendor != "postgresql":
+            self.stderr.write(
+                self.style.WARNING(f"Database is {connection.vendor}; the figures mean most on PostgreSQL.")
+            )
+        broker = settings.CELERY_BROKER_URL or DEFAULT_BROKER
+        if not broker.startswith("redis"):
+            raise CommandError(f"bench_pipeline measures a Redis broker; CELERY_BROKER_URL is {broker!r}.")
+        celery_app.conf.broker_url = broker
+        celery_app.conf.task_always_eager = False
+        self.redis = redis.Redis.from_url(broker)
+        count, rounds = options["logs"], options["rounds"]
+
+        worker = None
+        if options["worker"]:
+            hostname = options["worker"]
+        else:
+            idle = f"bench-idle-{uuid.uuid4().hex[:8]}"
+            # DEBUG off, as in production: with DEBUG on, Django records every query (Celery warns of it).
+            worker = WorkerProcess(
+                env={"CELERY_BROKER_URL": broker, "DEBUG": "0"}, queues=idle, concurrency=options["concurrency"]
+            ).wait_ready()
+            hostname = worker.hostname
+            self.stdout.write(f"Started worker {hostname} (log: {worker.log_path})")
+        matches: list[int] = []
+        try:
+            self._measure(noop_task, [0] * 50, hostname)  # warm-up: connections, imports, caches
+            warm_ids, warm_matches = self._logs(50, seed_base=900_000)
+            matches += warm_matches
+            self._measure(log_verify_task, warm_ids, hostname)
+            noop_rates, verify_rates = [], []
+            for round_number in range(rounds):
+                log_ids, round_matches = self._logs(count, seed_base=round_number * count)
+                matches += round_matches
+                noop_rates.append(self._measure(noop_task, log_ids, hostname))
+                verify_rates.append(self._measure(log_verify_task, log_ids, hostname))
+                judged = MatchLog.objects.filter(pk__in=log_ids).exclude(status=MatchLog.Status.PENDING).count()
+                if judged != count:
+                    raise CommandError(f"only {judged} of {count} logs were judged in round {round_number + 1}")
+                self.stdout.write(
+                    f"  round {round_number + 1}: no-op {noop_rates[-1]:.0f}/s, verify {verify_rates[-1]:.0f}/s"
+                )
+        finally:
+            if worker is not None:
+                worker.stop()
+            if not options["keep"]:
+                self._clean(matches)
+
+        noop, verify = sorted(noop_rates)[rounds // 2], sorted(verify_rates)[rounds // 2]
+        ratio = verify / noop
+        self.stdout.write(f"no-op tasks:   {noop:8.1f} per second (median of {rounds} rounds of {count})")
+        self.stdout.write(f"verified logs: {verify:8.1f} per second")
+        verdict = "meets" if ratio >= BAR else "is below"
+        line = f"ratio:         {ratio:8.2f} ({verdict} the bar of {BAR})"
+        self.stdout.write(self.style.SUCCESS(line) if ratio >= BAR else self.style.ERROR(line))
+        if options["check"] and ratio < BAR:
+            raise CommandError(f"verified logs per second are {ratio:.2f} of the no-op rate; the bar is {BAR}")
+
+    def _logs(self, count: int, *, seed_base: int) -> tuple[list[int], list[int]]:
+        """`count` pending logs of simulated games, each for the first game of its own best-of-1 match."""
+        players = [player_get(handle=h) or player_create(handle=h, display_name=h) for h in BENCH_PLAYERS]
+        log_ids, match_ids = [], []
+        for i, ruleset in zip(range(count), cycle(RULESETS), strict=False):
+            document = simulate(ruleset, seed=seed_base + i, players=[p.handle for p in players])
+            match = match_create(players=[p.handle for p in players], ruleset=ruleset, best_of=3)
+            log, _ = log_submit(
+                game_id=match.games.get().pk, data=orjson.dumps(document), user=players[0].user, enqueue=False
+            )
+            log_ids.append(log.pk)
+            match_ids.append(match.pk)
+        return log_ids, match_ids
+
+    def _measure(self, task: Task, log_ids: list[int], hostname: str) -> float:
+        """Tasks per second while the worker works through a queue holding one task per id.
+
+        The clock starts when the worker takes the first message (it picks up a
+        new queue on its next poll, up to a second later) and stops when the
+        work is done: for verification, when no log of the batch is pending in
+        the database; for the no-op, when the queue is empty and no message is
+        unacknowledged (on two polls in a row, as a message being handed over
+        shows in neither for an instant). The rate counts the messages still
+        queued when the clock started.
+        """
+        queue = f"bench-{uuid.uuid4().hex[:8]}"
+        for log_id in log_ids:
+            task.apply_async((log_id,), queue=queue)
+        reply = celery_app.control.add_consumer(queue, destination=[hostname], reply=True, timeout=10)
+        if not reply:
+            raise CommandError(f"worker {hostname} did not answer; is it running on {celery_app.conf.broker_url}?")
+        deadline = time.monotonic() + 30
+        while (queued := self.redis.llen(queue)) == len(log_ids):
+            if time.monotonic() > deadline:
+                raise CommandError(f"worker {hostname} took no task from {queue} in 30 s")
+            time.sleep(0.0005)
+        started = time.perf_counter()
+        if task is log_verify_task:
+            pending = MatchLog.objects.filter(pk__in=log_ids, status=MatchLog.Status.PENDING)
+            deadline = time.monotonic() + 600
+            while pending.exists():
+                if time.monotonic() > deadline:
+                    raise CommandError(f"{pending.count()} logs still pending after 600 s")
+                time.sleep(0.01)
+        else:
+            idle_polls = 0
+            while idle_polls < 2:
+                idle_polls = idle_polls + 1 if not (self.redis.llen(queue) or self.redis.hlen("unacked")) else 0
+                time.sleep(0.005)
+        elapsed = time.perf_counter() - started
+        celery_app.control.cancel_consumer(queue, destination=[hostname], reply=True, timeout=10)
+        return queued / elapsed
+
+    def _clean(self, match_ids: list[int]) -> None:
+        MatchLog.objects.filter(game__match_id__in=match_ids).delete()
+        Match.objects.filter(pk__in=match_ids).delete()
