@@ -12,8 +12,21 @@ import time
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
+from django.db import connection
+
+
+def current_database_url() -> str:
+    """A DATABASE_URL for the database this process is connected to (for a worker to use the same)."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    user = quote(db.get("USER") or "")
+    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{user}{password}@{db.get('HOST') or 'localhost'}{port}/{db['NAME']}"
 
 
 class WorkerProcess:

@@ -7,19 +7,21 @@ with its own database connection, sees it; tasks go through Redis database 13
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
+from io import StringIO
 from typing import Any
 
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
+from django.core.management import call_command
 
 from matches.models import Game, Match
 from replays.models import LogVerdict, MatchLog
 from replays.services import TEST_PAUSE_ENV
-from replays.workers import WorkerProcess
+from replays.workers import WorkerProcess, current_database_url
 from speedsite.celery import app as celery_app
 from tests.matches.factories import body, deadlock_log, make_match, tampered, won_log
 
@@ -27,10 +29,9 @@ pytestmark = [pytest.mark.pipeline, pytest.mark.django_db(transaction=True)]
 
 
 def worker_env(**extra: str) -> dict[str, str]:
-    db = connection.settings_dict
     return {
         "DJANGO_SETTINGS_MODULE": "speedsite.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": current_database_url(),  # the test database
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         # A killed worker's message comes back after 3 s, checked every second.
         "CELERY_VISIBILITY_TIMEOUT": "3",
@@ -187,3 +188,16 @@ def test_a_worker_killed_mid_verification_leaves_nothing_half_written(client_for
         (1, Game.Status.DECIDED),
         (2, Game.Status.OPEN),
     ]
+
+
+def test_bench_pipeline_measures_both_rates(broker, transactional_db):
+    out = StringIO()
+    call_command("bench_pipeline", "--logs", "40", "--rounds", "1", stdout=out)
+    text = out.getvalue()
+    noop = float(re.search(r"no-op tasks:\s+([\d.]+) per second", text).group(1))
+    verify = float(re.search(r"verified logs:\s+([\d.]+) per second", text).group(1))
+    ratio = float(re.search(r"ratio:\s+([\d.]+)", text).group(1))
+    assert noop > 0
+    assert verify > 0
+    assert ratio == pytest.approx(verify / noop, abs=0.01)
+    assert not MatchLog.objects.exists()  # it cleans up after itself

@@ -33,7 +33,7 @@ from replays.engine import simulate
 from replays.models import MatchLog
 from replays.services import log_submit
 from replays.tasks import log_verify_task, noop_task
-from replays.workers import WorkerProcess
+from replays.workers import WorkerProcess, current_database_url
 from speedsite.celery import app as celery_app
 
 BAR = 0.5
@@ -77,7 +77,9 @@ class Command(BaseCommand):
             idle = f"bench-idle-{uuid.uuid4().hex[:8]}"
             # DEBUG off, as in production: with DEBUG on, Django records every query (Celery warns of it).
             worker = WorkerProcess(
-                env={"CELERY_BROKER_URL": broker, "DEBUG": "0"}, queues=idle, concurrency=options["concurrency"]
+                env={"CELERY_BROKER_URL": broker, "DATABASE_URL": current_database_url(), "DEBUG": "0"},
+                queues=idle,
+                concurrency=options["concurrency"],
             ).wait_ready()
             hostname = worker.hostname
             self.stdout.write(f"Started worker {hostname} (log: {worker.log_path})")
