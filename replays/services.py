@@ -47,7 +47,7 @@ def _parse_document(data: bytes) -> Any:
     except orjson.JSONDecodeError as first_error:
         try:  # the standard parser accepts integers orjson refuses (beyond 64 bits), like the engine
             return json.loads(data, parse_constant=_refuse_constant)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
             raise ApplicationError(
                 f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body."
             ) from first_error

@@ -379,3 +379,44 @@ def test_simulated_logs_of_several_rulesets_are_verified(client_for, organiser, 
         response = submit(client_for(organiser), match.games.get().pk, body(document), capture)
         log = MatchLog.objects.get(pk=response.json()["id"])
         assert (log.status, log.code) == ("verified", "ok"), ruleset
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[" * 100_000 + b"]" * 100_000,  # nested too deep for any parser
+        b'{"players": ["alice", "ben"], "x": NaN}',
+        b"\xef\xbb\xbf{}",  # a byte-order mark
+        b'{"players": ["alice", "ben"], "ruleset": {"players": 9}}',
+        b'{"players": ["alice", "ben"], "ruleset": []}',
+        b'{"players": ["alice", "\\ud800"]}',
+        b'{"players": {"0": "alice"}}',
+        b"{" + b'"a": 1, ' * 50_000 + b'"b": 2}',
+        b'{"n": 1' + b"0" * 5000 + b"}",
+    ],
+)
+def test_odd_bodies_never_cause_a_500(client_for, alice, ben, capture, data):
+    game = make_match(alice, ben).games.get()
+    response = submit(client_for(alice.user), game.pk, data, capture)
+    assert response.status_code in (202, 400), response.content
+    assert response.json().get("message") or response.json().get("status") == "pending"
+    if response.status_code == 202:  # accepted ones are judged (rejected), not lost
+        log = MatchLog.objects.get(pk=response.json()["id"])
+        assert log.status in ("rejected", "failed")
+
+
+def test_game_log_pages_cost_a_constant_number_of_queries(client_for, anon, alice, ben, capture):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_match(alice, ben).games.get()
+    for seed in range(12):
+        document = won_log("speed", ["alice", "ben"], start=seed * 20)
+        document["result"] = {"winner": 1 - document["result"]["winner"]}  # rejected: the game stays open
+        submit(client_for(alice.user), game.pk, body(document), capture)
+    counts = []
+    for limit in (2, 12):
+        with CaptureQueriesContext(connection) as queries:
+            assert len(anon.get(f"/api/games/{game.pk}/logs/?limit={limit}").json()["results"]) == limit
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 3
