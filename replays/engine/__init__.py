@@ -11,7 +11,7 @@ from .verdict import Step, Verdict
 from .verify import verify_bytes, verify_document
 
 #: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
-ENGINE_VERSION = "1.0.0"
+ENGINE_VERSION = "1.1.0"
 
 __all__ = [
     "ENGINE_VERSION",
