@@ -64,7 +64,7 @@ def _check_players(document: dict[str, Any], match: Match) -> None:
     ):
         raise ApplicationError(
             f"The log's players are {names!r}, but this match is between {handles[0]!r} and {handles[1]!r}: "
-            "the log's `players` must list exactly these two handles, one per seat, in seat order.",
+            "the log's `players` must list exactly these two handles, one per seat (either order).",
             extra={"field": "players", "expected": handles},
         )
 
@@ -90,6 +90,13 @@ def _enqueue_verification(log_id: int) -> None:
     # robust: if the broker is unreachable the submission is still committed and
     # answered; the log stays `pending` and `manage.py reverify --pending` re-enqueues it.
     transaction.on_commit(partial(log_verify_task.delay, log_id), robust=True)
+
+
+_DECIDED_BY_WORDS = {
+    Game.DecidedBy.LOG: "a verified log",
+    Game.DecidedBy.PLAYERS: "both players' reports",
+    Game.DecidedBy.ORGANISER: "an organiser",
+}
 
 
 @transaction.atomic
@@ -129,7 +136,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             "send the speed-log/1 log object itself."
         )
     if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
-        how = game.get_decided_by_display().lower() if game.decided_by else "its result"
+        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
         raise ApplicationError(
             f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
             "Ask an organiser if the result is wrong.",
@@ -177,10 +184,10 @@ def _winner_player(verdict: Verdict, match: Match) -> Player | None:
     return next((player for player in match.players if player.handle.lower() == name), None)
 
 
-# The verification is the pipeline's hot path (the bar: at least half the rate of
-# a no-op task on the same worker), so its two statements on the log are plain
-# SQL: the ORM spends more time building a query than PostgreSQL spends running
-# it. Both are pinned by the tests; the rules stay in Python below.
+# Verification is the pipeline's hot path (the bar: at least half the rate of a
+# no-op task on the same worker), so its statements are plain SQL: the ORM spends
+# more time building a query than PostgreSQL spends running it. Only reading and
+# writing are in SQL; the rules stay in Python below.
 def _columns(model: Any, alias: str, wanted: set[str]) -> tuple[tuple[str, ...], str]:
     """The wanted fields in the model's own field order (as `Model.from_db` takes them), and their SQL."""
     fields = tuple(f.attname for f in model._meta.concrete_fields if f.attname in wanted)
