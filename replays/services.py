@@ -212,7 +212,8 @@ SELECT m.id
   JOIN replays_matchlog l ON l.game_id = g.id
  WHERE l.id = %s
 """
-_FOR_UPDATE_OF_MATCH = " FOR UPDATE OF m"  # not on SQLite (the demo), which locks the whole database
+# The log row too, though the match lock alone already serializes its verifications.
+_FOR_UPDATE_OF_MATCH = " FOR UPDATE OF m, l"  # not on SQLite (the demo), which locks the whole database
 _LOAD_FOR_VERIFICATION = f"""
 SELECT {_LOG_SQL}, {_GAME_SQL}, {_MATCH_SQL}, {_P1_SQL}, {_P2_SQL},
        EXISTS (SELECT 1 FROM replays_matchlog o WHERE o.game_id = l.game_id AND o.id <> l.id)
@@ -232,8 +233,8 @@ UPDATE replays_matchlog
 
 
 def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool] | None:
-    """Lock the log's match, then load the log with its game, match and players, and whether
-    the game has other logs. Only the fields verification reads are loaded."""
+    """Lock the log's match and the log, then load the log with its game, match and players,
+    and whether the game has other logs. Only the fields verification reads are loaded."""
     with connection.cursor() as cursor:
         lock = _FOR_UPDATE_OF_MATCH if connection.features.has_select_for_update_of else ""
         cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
