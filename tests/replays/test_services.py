@@ -234,3 +234,21 @@ def test_seed_demo_is_idempotent():
     assert len(set(Match.objects.values_list("ruleset_name", flat=True))) >= 4
     assert Match.objects.filter(status=Match.Status.FINISHED).exists()
     assert Match.objects.filter(status=Match.Status.IN_PROGRESS).exists()
+
+
+@pytest.mark.django_db
+def test_seed_demo_runs_tournaments_through_the_services():
+    """The site's first page needs a finished bracket, finished standings and an event in progress."""
+    from tournaments.models import Tournament, TournamentMatch
+
+    call_command("seed_demo", stdout=StringIO())
+    statuses = dict(Tournament.objects.values_list("format", "status"))
+    assert statuses == {
+        Tournament.Format.SINGLE_ELIMINATION: Tournament.Status.FINISHED,
+        Tournament.Format.SWISS: Tournament.Status.FINISHED,
+        Tournament.Format.DOUBLE_ELIMINATION: Tournament.Status.RUNNING,
+    }
+    decided = TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False)
+    # Every decided pairing was decided by verified logs, not set by hand.
+    for pairing in decided.select_related("match"):
+        assert pairing.match.games.filter(decided_by=Game.DecidedBy.LOG).exists(), pairing.key

@@ -5,6 +5,7 @@ Idempotent: a second run finds everything in place and adds nothing.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import orjson
@@ -17,6 +18,8 @@ from matches.services import match_create, organiser_grant, player_create
 from replays.engine import simulate, verify_document
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
+from tournaments.models import Tournament, TournamentMatch
+from tournaments.services import entrant_add, tournament_create, tournament_start
 
 ADMIN = ("admin", "admin")
 PLAYER_PASSWORD = "speed"  # noqa: S105 - demo data, printed for the person running the demo
@@ -27,6 +30,8 @@ PLAYERS = [
     ("dev", "Dev Patel"),
     ("emma", "Emma Lindqvist"),
     ("finn", "Finn O'Brien"),
+    ("gina", "Gina Rossi"),
+    ("hugo", "Hugo Laurent"),
 ]
 # (players, ruleset, series, the winning seat of each game in turn; "x" is a rejected log first)
 MATCHES: list[tuple[tuple[str, str], str, dict[str, int], list[int | str]]] = [
@@ -58,20 +63,64 @@ def _rejected_game(ruleset: str, names: list[str], start: int) -> dict[str, Any]
     return document
 
 
+# (name, format, options, entrants in seed order, matches to play: None plays to the end)
+TOURNAMENTS: list[tuple[str, str, dict[str, Any], list[str], int | None]] = [
+    (
+        "Spring Cup",
+        Tournament.Format.SINGLE_ELIMINATION,
+        {"best_of": 3, "ruleset": "speed", "third_place": True},
+        ["alice", "ben", "chloe", "dev", "emma", "finn", "gina", "hugo"],
+        None,
+    ),
+    (
+        "Autumn Swiss",
+        Tournament.Format.SWISS,
+        {
+            "best_of": 1,
+            "ruleset": "speed",
+            "swiss_rounds": 3,
+            "tie_breaks": ["match_wins", "buchholz", "game_wins", "card_margin"],
+        },
+        ["alice", "ben", "chloe", "dev", "emma", "finn"],
+        None,
+    ),
+    (
+        "Winter Open",
+        Tournament.Format.DOUBLE_ELIMINATION,
+        {"best_of": 1, "ruleset": "doubles"},
+        ["gina", "hugo", "emma", "dev"],
+        3,
+    ),
+]
+
+
 class Command(BaseCommand):
-    help = "Create demo data: superuser admin/admin (an organiser), players, matches with verified logs."
+    help = (
+        "Create demo data: superuser admin/admin (an organiser), players, matches with verified logs, "
+        "and tournaments (a finished bracket, a finished Swiss, a double elimination in progress)."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         admin = self._admin()
         for handle, name in PLAYERS:
             if player_get(handle=handle) is None:
                 player_create(handle=handle, display_name=name, password=PLAYER_PASSWORD)
-        if Match.objects.filter(created_by=admin).exists():
+        if Tournament.objects.exists() or Match.objects.filter(created_by=admin).exists():
             self.stdout.write("Demo data already there; nothing to add.")
             return
         for number, (handles, ruleset, series, outcomes) in enumerate(MATCHES):
             self._play(
                 admin, handles=handles, ruleset=ruleset, series=series, outcomes=outcomes, seed_base=number * 100
+            )
+        for number, (name, format, tournament_options, entrants, limit) in enumerate(TOURNAMENTS):
+            self._run_tournament(
+                admin,
+                name=name,
+                format=format,
+                options=tournament_options,
+                entrants=entrants,
+                limit=limit,
+                seed=number,
             )
         counts = {status: MatchLog.objects.filter(status=status).count() for status in MatchLog.Status.values}
         self.stdout.write(
@@ -90,6 +139,56 @@ class Command(BaseCommand):
         organiser_grant(user=admin)
         return admin
 
+    def _run_tournament(
+        self,
+        admin: Any,
+        *,
+        name: str,
+        format: str,
+        options: dict[str, Any],
+        entrants: list[str],
+        limit: int | None,
+        seed: int,
+    ) -> None:
+        """Create, fill and start a tournament, then play its ready matches with simulated logs.
+
+        Each decided match advances the tournament through the services, as a
+        verified log from a player would; `limit` stops after that many matches.
+        """
+        tournament = tournament_create(name=name, format=format, user=admin, **options)
+        for number, handle in enumerate(entrants, start=1):
+            entrant_add(tournament_id=tournament.pk, handle=handle, user=admin, seed=number)
+        tournament_start(tournament_id=tournament.pk, user=admin)
+        rng = random.Random(seed)
+        played = 0
+        while limit is None or played < limit:
+            pairing = (
+                TournamentMatch.objects.filter(
+                    tournament=tournament, status=TournamentMatch.Status.READY, match__isnull=False
+                )
+                .select_related("match__player_one", "match__player_two")
+                .order_by("round", "position")
+                .first()
+            )
+            if pairing is None or pairing.match is None:
+                break
+            match = pairing.match
+            handles = (match.player_one.handle, match.player_two.handle)
+            winner = rng.randrange(2)  # who takes the series, and how many games the other takes first
+            needed = match.series_length if match.series == "first_to" else match.series_length // 2 + 1
+            outcomes: list[int | str] = [winner] * (needed - 1) + [1 - winner] * rng.randrange(needed)
+            rng.shuffle(outcomes)
+            outcomes.append(winner)
+            self._play_games(
+                admin,
+                match=match,
+                ruleset=tournament.ruleset_name or "speed",
+                names=list(handles),
+                outcomes=outcomes,
+                seed_base=10_000 + seed * 1000 + played * 37,
+            )
+            played += 1
+
     def _play(
         self,
         admin: Any,
@@ -101,7 +200,21 @@ class Command(BaseCommand):
         seed_base: int,
     ) -> None:
         match = match_create(players=list(handles), ruleset=ruleset, created_by=admin, **series)
-        names = list(handles)
+        self._play_games(
+            admin, match=match, ruleset=ruleset, names=list(handles), outcomes=outcomes, seed_base=seed_base
+        )
+
+    def _play_games(
+        self,
+        admin: Any,
+        *,
+        match: Match,
+        ruleset: str,
+        names: list[str],
+        outcomes: list[int | str],
+        seed_base: int,
+    ) -> None:
+        """Submit and verify one simulated log per outcome until the match is decided."""
         for step, outcome in enumerate(outcomes):
             game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
             if game is None:
