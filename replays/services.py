@@ -87,9 +87,12 @@ def _check_ruleset(document: dict[str, Any], match: Match) -> None:
 def _enqueue_verification(log_id: int) -> None:
     from .tasks import log_verify_task  # noqa: PLC0415 - tasks import this module
 
+    def enqueue() -> None:  # a named function: Django logs a robust callback's __qualname__
+        log_verify_task.delay(log_id)
+
     # robust: if the broker is unreachable the submission is still committed and
     # answered; the log stays `pending` and `manage.py reverify --pending` re-enqueues it.
-    transaction.on_commit(partial(log_verify_task.delay, log_id), robust=True)
+    transaction.on_commit(enqueue, robust=True)
 
 
 _DECIDED_BY_WORDS = {

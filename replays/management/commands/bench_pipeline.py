@@ -38,7 +38,7 @@ from speedsite.celery import app as celery_app
 
 BAR = 0.5
 RULESETS = ["speed", "doubles", "jokers-wild", "three-card-hands", "seven-card-stacks", "runs-at-once", "california"]
-BENCH_PLAYERS = ("bench-one", "bench-two")
+BENCH_PLAYERS = tuple(f"bench-{n:02d}" for n in range(16))
 DEFAULT_BROKER = "redis://127.0.0.1:6379/14"
 
 
@@ -118,15 +118,18 @@ class Command(BaseCommand):
             raise CommandError(f"verified logs per second are {ratio:.2f} of the no-op rate; the bar is {BAR}")
 
     def _logs(self, count: int, *, seed_base: int) -> tuple[list[int], list[int]]:
-        """`count` pending logs of simulated games, each for the first game of its own best-of-1 match."""
+        """`count` pending logs of simulated games, each for the first game of its own best-of-3 match.
+
+        The matches pair a pool of players as a tournament round would (everyone plays
+        at once), so the verifications do not all write to the same two players' rows.
+        """
         players = [player_get(handle=h) or player_create(handle=h, display_name=h) for h in BENCH_PLAYERS]
         log_ids, match_ids = [], []
         for i, ruleset in zip(range(count), cycle(RULESETS), strict=False):
-            document = simulate(ruleset, seed=seed_base + i, players=[p.handle for p in players])
-            match = match_create(players=[p.handle for p in players], ruleset=ruleset, best_of=3)
-            log, _ = log_submit(
-                game_id=match.games.get().pk, data=orjson.dumps(document), user=players[0].user, enqueue=False
-            )
+            one, two = players[(2 * i) % len(players)], players[(2 * i + 1) % len(players)]
+            document = simulate(ruleset, seed=seed_base + i, players=[one.handle, two.handle])
+            match = match_create(players=[one.handle, two.handle], ruleset=ruleset, best_of=3)
+            log, _ = log_submit(game_id=match.games.get().pk, data=orjson.dumps(document), user=one.user, enqueue=False)
             log_ids.append(log.pk)
             match_ids.append(match.pk)
         return log_ids, match_ids
