@@ -201,3 +201,27 @@ def test_bench_pipeline_measures_both_rates(broker, transactional_db):
     assert verify > 0
     assert ratio == pytest.approx(verify / noop, abs=0.01)
     assert not MatchLog.objects.exists()  # it cleans up after itself
+
+
+@pytest.mark.usefixtures("transactional_db")
+def test_a_log_submitted_while_the_broker_is_down_is_kept_and_verified_later(client_for, alice, ben):
+    game = make_match(alice, ben).games.get()
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there
+    celery_app._after_fork()  # drop the pooled broker connections (Celery's own reset)
+    try:
+        started = time.monotonic()
+        response = post_log(client_for(alice.user), game.pk, body(won_log("speed", ["alice", "ben"])))
+        assert time.monotonic() - started < 30
+    finally:
+        celery_app.conf.broker_url = settings.CELERY_BROKER_URL
+        celery_app.conf.task_always_eager = True
+        celery_app._after_fork()
+    assert response.status_code == 202  # stored and answered, though it could not be queued
+    log = MatchLog.objects.get(pk=response.json()["id"])
+    assert log.status == MatchLog.Status.PENDING
+    out = StringIO()
+    call_command("reverify", "--pending", stdout=out)  # the recovery the README gives
+    assert "1 of 1 logs re-verified" in out.getvalue()
+    log.refresh_from_db()
+    assert log.status == MatchLog.Status.VERIFIED
