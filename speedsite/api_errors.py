@@ -19,9 +19,7 @@ class ApplicationError(Exception):
 
     status_code = 400
 
-    def __init__(
-        self, message: str, *, extra: dict[str, Any] | None = None, status_code: int | None = None
-    ) -> None:
+    def __init__(self, message: str, *, extra: dict[str, Any] | None = None, status_code: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.extra = extra or {}
