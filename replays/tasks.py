@@ -48,6 +48,7 @@ def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
 
 @shared_task(name="replays.noop", acks_late=True, reject_on_worker_lost=True, ignore_result=True, bind=True)
 def noop_task(self: Task, log_id: int, force: bool = False) -> None:
-    """Does nothing, with the same signature and options: the baseline of `manage.py bench_pipeline`."""
+    """Nothing but the same connection housekeeping, with the same signature and options:
+    the baseline that `manage.py bench_pipeline` compares verification with."""
     if not self.request.is_eager:
         close_old_connections()
