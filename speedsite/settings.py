@@ -138,6 +138,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, matches and verified speed-log/1 game logs for the card game Speed.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Several models have a `status`: name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "matches.models.Match.Status",
+        "GameStatusEnum": "matches.models.Game.Status",
+        "LogStatusEnum": "replays.models.MatchLog.Status",
+    },
 }
 
 # Largest log document accepted, in bytes. A long standard game is ~5 KB;
