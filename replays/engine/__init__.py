@@ -5,7 +5,7 @@ Celery or any app. Apps call the engine; it never calls them.
 """
 
 from .errors import ErrorCode, LogError
-from .rulesets import PRESETS, Ruleset, preset_name, ruleset_from_json
+from .rulesets import PRESETS, Ruleset, ruleset_from_json
 from .simulate import simulate
 from .verdict import Step, Verdict
 from .verify import verify_bytes, verify_document
@@ -21,7 +21,6 @@ __all__ = [
     "Ruleset",
     "Step",
     "Verdict",
-    "preset_name",
     "ruleset_from_json",
     "simulate",
     "verify_bytes",

@@ -7,8 +7,6 @@ each card string to a rank once, through `RANK_OF`, and compares integers.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from functools import cache
 
 JOKER = "JK"
@@ -31,18 +29,9 @@ RANK_OF[JOKER] = JOKER_RANK
 STANDARD_DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
 
-def is_card(value: object) -> bool:
-    """Whether `value` is a well-formed card string."""
-    return isinstance(value, str) and value in RANK_OF
-
-
 def build_pack(*, decks: int, jokers: int) -> list[str]:
     """The cards of a pack of `decks` standard packs and `jokers` jokers."""
     return list(STANDARD_DECK) * decks + [JOKER] * jokers
-
-
-def pack_counter(*, decks: int, jokers: int) -> Counter[str]:
-    return Counter(build_pack(decks=decks, jokers=jokers))
 
 
 def rank_fits(card_rank: int, top_rank: int, *, same_rank: bool, joker_on_joker: bool) -> bool:
@@ -82,7 +71,3 @@ def fitting_ranks(top_rank: int, *, same_rank: bool) -> list[str]:
     if same_rank:
         names.append(RANKS[top_rank - 1])
     return names
-
-
-def describe(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "nothing"

@@ -141,11 +141,3 @@ PRESETS: dict[str, Ruleset] = {
     "three-way": Ruleset(players=3, jokers=2, center_piles=3, stacks=3),
     "four-way": Ruleset(players=4, decks=2, center_piles=4, stacks=4),
 }
-
-
-def preset_name(ruleset: Ruleset) -> str | None:
-    """The preset's name when `ruleset` is one of them."""
-    for name, preset in PRESETS.items():
-        if preset == ruleset:
-            return name
-    return None

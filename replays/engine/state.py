@@ -12,24 +12,9 @@ taking the top is then `pop()`, which costs nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .cards import EMPTY_PILE, JOKER_RANK, RANK_OF, fit_table
 from .rulesets import Ruleset
-
-
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """How many cards are in each place; `total` is always the pack size."""
-
-    hands: tuple[int, ...]
-    draws: tuple[int, ...]
-    piles: tuple[int, ...]
-    stacks: tuple[int, ...]
-
-    @property
-    def total(self) -> int:
-        return sum(self.hands) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
 
 
 class GameState:
@@ -137,14 +122,6 @@ class GameState:
                 if any(row[centre] for centre in centre_ranks):
                     return False
         return True
-
-    def counts(self) -> Counts:
-        return Counts(
-            hands=tuple(len(hand) for hand in self.hands),
-            draws=tuple(len(draw) for draw in self.draws),
-            piles=tuple(len(pile) for pile in self.piles),
-            stacks=tuple(len(stack) for stack in self.stacks),
-        )
 
     def pile_tops(self) -> list[str | None]:
         return [pile[-1] if pile else None for pile in self.piles]
