@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
 from speedsite.api_errors import ApplicationError
-from speedsite.db import Writes
 
 from .models import Game, Match, Player
 from .selectors import (
@@ -197,46 +196,24 @@ _DECIDE_GAME = "UPDATE matches_game SET winner_id = %s, status = %s, decided_by 
 _GAMES_OF_MATCH = "SELECT number, status, winner_id FROM matches_game WHERE match_id = %s"
 
 
-def _game_insert(game: Game) -> tuple[str, list[object]]:
-    """The INSERT the ORM would run for a new game: every concrete field, with its default."""
-    fields = [field for field in Game._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    values = [field.get_db_prep_save(field.pre_save(game, add=True), connection) for field in fields]
-    placeholders = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {connection.ops.quote_name(Game._meta.db_table)} ({columns}) VALUES ({placeholders})", values  # noqa: S608
-
-
-def _match_progress(
-    *, match: Match, games: list[tuple[int, str, int | None]] | None = None, writes: Writes | None = None
-) -> None:
-    """After a game changed: finish the match if someone has the wins, else open the next game.
-
-    `games`: the match's games (number, status, winner_id) as they are now, if the caller has them.
-    `writes`: the caller's pending writes; opening the next game joins them.
-    """
+def _match_progress(*, match: Match) -> None:
+    """After a game changed: finish the match if someone has the wins, else open the next game."""
     if match.status != Match.Status.IN_PROGRESS:
         return
-    if games is None:
-        with connection.cursor() as cursor:
-            cursor.execute(_GAMES_OF_MATCH, [match.pk])
-            games = cursor.fetchall()
+    with connection.cursor() as cursor:
+        cursor.execute(_GAMES_OF_MATCH, [match.pk])
+        games: list[tuple[int, str, int | None]] = cursor.fetchall()
     wins = {match.player_one_id: 0, match.player_two_id: 0}
     for _number, status, winner_id in games:
         if status == Game.Status.DECIDED and winner_id in wins:
             wins[winner_id] += 1
     leader_id = max(wins, key=wins.__getitem__)
     if wins[leader_id] >= match.wins_needed:
-        if writes is not None:  # what follows reads the games (ratings, tournaments)
-            writes.flush()
         match_finish(match=match, winner=match.player_one if leader_id == match.player_one_id else match.player_two)
         return
     # A disputed game holds the match until an organiser settles it: its result may end the match.
     if not any(status in (Game.Status.OPEN, Game.Status.DISPUTED) for _, status, _ in games):
-        following = Game(match=match, number=max((number for number, _, _ in games), default=0) + 1)
-        if writes is not None:
-            writes.add(*_game_insert(following))
-        else:
-            following.save(force_insert=True)
+        Game.objects.create(match=match, number=max((number for number, _, _ in games), default=0) + 1)
 
 
 def game_lock(*, game_id: int) -> Game:
@@ -268,23 +245,8 @@ def _locked(game: Game) -> Game:
 # savepoint=False: these run inside the caller's transaction (a log's verification,
 # a report) where a savepoint would only add round trips; alone, they are atomic.
 @transaction.atomic(savepoint=False)
-def game_decide(
-    *,
-    game: Game,
-    winner: Player | None,
-    decided_by: str,
-    games: list[tuple[int, str, int | None]] | None = None,
-    writes: Writes | None = None,
-) -> Game:
-    """Record a game's result (winner None: a void game) and move the match on.
-
-    `games`: the match's games (number, status, winner_id), if the caller read them
-    while holding the match lock (a verification does, in its first round trip);
-    saves reading them again. `writes`: the caller's pending writes, which this
-    joins (flushing them before anything that reads); the caller flushes them
-    before its transaction ends. A verification sends its verdict, the game's
-    result and the next game in one round trip this way.
-    """
+def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
+    """Record a game's result (winner None: a void game) and move the match on."""
     game = _locked(game)
     match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
@@ -293,20 +255,9 @@ def game_decide(
     game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
-    decide = [game.winner_id, game.status, decided_by, game.decided_at, game.pk]
-    if writes is not None:
-        writes.add(_DECIDE_GAME, decide)
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(_DECIDE_GAME, decide)
-    if games is not None:
-        games = [
-            (number, game.status, game.winner_id) if number == game.number else (number, status, winner_id)
-            for number, status, winner_id in games
-        ]
-    elif writes is not None:  # _match_progress reads the games
-        writes.flush()
-    _match_progress(match=match, games=games, writes=writes)
+    with connection.cursor() as cursor:
+        cursor.execute(_DECIDE_GAME, [game.winner_id, game.status, decided_by, game.decided_at, game.pk])
+    _match_progress(match=match)
     return game
 
 

@@ -26,7 +26,6 @@ from matches.selectors import user_is_organiser, user_player
 from matches.services import AnyUser, game_decide, game_dispute, game_lock, mark_locked
 from replays.engine import ENGINE_VERSION, LogError, Verdict, ruleset_from_json, verify_bytes
 from speedsite.api_errors import ApplicationError
-from speedsite.db import Writes, multi_statement
 
 from .models import LogVerdict, MatchLog, ReplaySteps
 
@@ -228,14 +227,6 @@ SELECT {_LOG_SQL}, {_GAME_SQL}, {_MATCH_SQL}, {_P1_SQL}, {_P2_SQL},
   JOIN matches_player p2 ON p2.id = m.player_two_id
  WHERE l.id = %s
 """  # noqa: S608 - column names come from the models, the id is a parameter
-# The match's games, for deciding the match once this log decided its game.
-_GAMES_OF_MATCH_OF_LOG = """
-SELECT o.number, o.status, o.winner_id
-  FROM matches_game o
-  JOIN matches_game g ON g.match_id = o.match_id
-  JOIN replays_matchlog l ON l.game_id = g.id
- WHERE l.id = %s
-"""
 _WRITE_VERDICT = """
 UPDATE replays_matchlog
    SET status = %s, code = %s, event = %s, message = %s, winner_seat = %s, winner_id = %s,
@@ -244,35 +235,16 @@ UPDATE replays_matchlog
 """
 
 
-def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool, list[tuple[int, str, int | None]]] | None:
+def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool] | None:
     """Lock the log's match and the log, then load the log with its game, match and players,
-    whether the game has other logs, and the match's games (number, status, winner).
-    Only the fields verification reads are loaded."""
+    and whether the game has other logs. Only the fields verification reads are loaded."""
     with connection.cursor() as cursor:
-        if multi_statement():
-            # One round trip: the statements of a multi-statement query run one after the
-            # other, and in READ COMMITTED each takes its own snapshot when it starts, so
-            # the reads still see what the lock's previous holder committed.
-            cursor.execute(
-                ";".join((_LOCK_MATCH_OF_LOG + _FOR_UPDATE_OF_MATCH, _LOAD_FOR_VERIFICATION, _GAMES_OF_MATCH_OF_LOG)),
-                [log_id, log_id, log_id],
-            )
-            locked = cursor.fetchone()
-            cursor.nextset()
-            row = cursor.fetchone()
-            cursor.nextset()
-            games = cursor.fetchall()
-            if locked is None:
-                return None
-        else:  # SQLite (the demo) takes one statement at a time, and has no FOR UPDATE OF
-            lock = _FOR_UPDATE_OF_MATCH if connection.features.has_select_for_update_of else ""
-            cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
-            if cursor.fetchone() is None:
-                return None
-            cursor.execute(_LOAD_FOR_VERIFICATION, [log_id])
-            row = cursor.fetchone()
-            cursor.execute(_GAMES_OF_MATCH_OF_LOG, [log_id])
-            games = cursor.fetchall()
+        lock = _FOR_UPDATE_OF_MATCH if connection.features.has_select_for_update_of else ""
+        cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
+        if cursor.fetchone() is None:
+            return None
+        cursor.execute(_LOAD_FOR_VERIFICATION, [log_id])
+        row = cursor.fetchone()
     db, at = connection.alias, 0
 
     def take(model: Any, fields: tuple[str, ...]) -> Any:
@@ -284,7 +256,7 @@ def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool, list[tuple[
     log, game, match = take(MatchLog, _LOG_FIELDS), take(Game, _GAME_FIELDS), take(Match, _MATCH_FIELDS)
     match.player_one, match.player_two = take(Player, _PLAYER_FIELDS), take(Player, _PLAYER_FIELDS)
     game.match, log.game = match, game
-    return log, bool(row[at]), games
+    return log, bool(row[at])
 
 
 @transaction.atomic
@@ -299,7 +271,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     loaded = _log_load_for_verification(log_id)
     if loaded is None:
         return None
-    log, has_others, games = loaded
+    log, has_others = loaded
     judged = log.status in (MatchLog.Status.VERIFIED, MatchLog.Status.REJECTED)
     if judged and log.engine_version == ENGINE_VERSION and not force:
         return log
@@ -323,24 +295,22 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
             log.message = "The log's winner is not a player of this match; an organiser must settle the game."
     log.engine_version = ENGINE_VERSION
     log.verified_at = timezone.now()
-    # The verdict, the game's result and the next game go to the database together (one round trip).
-    writes = Writes()
-    writes.add(
-        _WRITE_VERDICT,
-        [
-            log.status,
-            log.code,
-            log.event,
-            log.message,
-            log.winner_seat,
-            log.winner_id,
-            log.engine_version,
-            log.verified_at,
-            log.pk,
-        ],
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _WRITE_VERDICT,
+            [
+                log.status,
+                log.code,
+                log.event,
+                log.message,
+                log.winner_seat,
+                log.winner_id,
+                log.engine_version,
+                log.verified_at,
+                log.pk,
+            ],
+        )
     if rejudged:  # the first verdict lives on the log; later ones also leave an audit row
-        writes.flush()
         LogVerdict.objects.create(
             log=log,
             engine_version=ENGINE_VERSION,
@@ -349,14 +319,11 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
             event=log.event,
             winner_seat=log.winner_seat,
         )
-    _game_apply_logs(game=game, log=log, has_others=has_others, games=games, writes=writes)
-    writes.flush()
+    _game_apply_logs(game=game, log=log, has_others=has_others)
     return log
 
 
-def _game_apply_logs(
-    *, game: Game, log: MatchLog, has_others: bool, games: list[tuple[int, str, int | None]], writes: Writes
-) -> None:
+def _game_apply_logs(*, game: Game, log: MatchLog, has_others: bool) -> None:
     """Decide, or dispute, a game from its verified logs. The caller holds the match lock.
 
     A game is decided only once none of its logs is pending, so every log
@@ -364,11 +331,8 @@ def _game_apply_logs(
     it; verified logs that disagree dispute it for an organiser. A game a log
     decided before becomes disputed if its verified logs no longer agree
     (after `reverify`); results set by players or organisers are left alone.
-    `games` are the match's games as read under the lock; `writes` the caller's pending
-    writes (this log's verdict), flushed before anything reads.
     """
     if has_others:
-        writes.flush()
         rows = list(
             MatchLog.objects.filter(
                 game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]
@@ -383,12 +347,10 @@ def _game_apply_logs(
         if len(outcomes) == 1:
             (winner_id,) = outcomes
             winner = next((p for p in game.match.players if p.pk == winner_id), None)
-            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG, games=games, writes=writes)
+            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG)
         elif len(outcomes) > 1:
-            writes.flush()
             game_dispute(game=game)
     elif game.is_settled and game.decided_by == Game.DecidedBy.LOG and outcomes != {game.winner_id}:
-        writes.flush()
         game_dispute(game=game)
 
 
