@@ -26,7 +26,8 @@ def current_database_url() -> str:
     user = quote(db.get("USER") or "")
     password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
     port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{user}{password}@{db.get('HOST') or 'localhost'}{port}/{db['NAME']}"
+    host = quote(db.get("HOST") or "localhost", safe="")  # a socket directory becomes %2F...
+    return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
 
 
 class WorkerProcess:
