@@ -14,7 +14,7 @@ shape and a set of results, so a corrected result is just a different set.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -122,6 +122,22 @@ class Bracket:
     def section(self, section: Section) -> tuple[BracketMatch, ...]:
         """The matches of one section, in play order."""
         return tuple(match for match in self.matches if match.section is section)
+
+
+def knockout_sources(
+    lines: Sequence[EntrantId | None], round_number: int, position: int, match_id: Callable[[int, int], str]
+) -> tuple[SlotSource, SlotSource]:
+    """Who meets in a knockout tree: two bracket lines in round one, else two winners of the round before."""
+    if round_number == 1:
+        return _line_source(lines[2 * position - 2]), _line_source(lines[2 * position - 1])
+    return (
+        WinnerOf(match_id(round_number - 1, 2 * position - 1)),
+        WinnerOf(match_id(round_number - 1, 2 * position)),
+    )
+
+
+def _line_source(entrant: EntrantId | None) -> SlotSource:
+    return Empty() if entrant is None else Seeded(entrant)
 
 
 def linked(matches: Iterable[BracketMatch]) -> tuple[BracketMatch, ...]:

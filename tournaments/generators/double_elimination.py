@@ -23,13 +23,12 @@ from collections.abc import Sequence
 from .bracket import (
     Bracket,
     BracketMatch,
-    Empty,
     LoserOf,
     PlayedIf,
     Section,
-    Seeded,
     SlotSource,
     WinnerOf,
+    knockout_sources,
     linked,
 )
 from .entrants import EntrantId
@@ -105,14 +104,7 @@ def _winners_bracket(lines: list[EntrantId | None], rounds: int) -> list[Bracket
     matches: list[BracketMatch] = []
     for round_number in range(1, rounds + 1):
         for position in range(1, (len(lines) >> round_number) + 1):
-            sources: tuple[SlotSource, SlotSource]
-            if round_number == 1:
-                sources = (_line_source(lines[2 * position - 2]), _line_source(lines[2 * position - 1]))
-            else:
-                sources = (
-                    WinnerOf(winners_match_id(round_number - 1, 2 * position - 1)),
-                    WinnerOf(winners_match_id(round_number - 1, 2 * position)),
-                )
+            sources = knockout_sources(lines, round_number, position, winners_match_id)
             # Nobody's run ends in the winners' bracket (the loser drops), so the
             # stages are never used; zero keeps them out of the way.
             matches.append(
@@ -201,7 +193,3 @@ def _losers_match(round_number: int, position: int, sources: tuple[SlotSource, S
         winner_stage=round_number + 1,
         loser_stage=round_number,
     )
-
-
-def _line_source(entrant: EntrantId | None) -> SlotSource:
-    return Empty() if entrant is None else Seeded(entrant)

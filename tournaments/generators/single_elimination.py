@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bracket import Bracket, BracketMatch, Empty, LoserOf, Section, Seeded, SlotSource, WinnerOf, linked
+from .bracket import Bracket, BracketMatch, LoserOf, Section, knockout_sources, linked
 from .entrants import EntrantId
 from .seeding import Seeding, bracket_lines
 
@@ -42,13 +42,7 @@ def single_elimination(
     for round_number in range(1, rounds + 1):
         is_final = round_number == rounds
         for position in range(1, (len(lines) >> round_number) + 1):
-            if round_number == 1:
-                sources = (_line_source(lines[2 * position - 2]), _line_source(lines[2 * position - 1]))
-            else:
-                sources = (
-                    WinnerOf(round_match_id(round_number - 1, 2 * position - 1)),
-                    WinnerOf(round_match_id(round_number - 1, 2 * position)),
-                )
+            sources = knockout_sources(lines, round_number, position, round_match_id)
             # Stages rank how far an entrant got: losing in round r is stage 2r, the
             # odd stages in between leave room for the third-place match.
             matches.append(
@@ -77,7 +71,3 @@ def single_elimination(
         )
     placed = tuple(entrant for entrant in lines if entrant is not None)
     return Bracket(entrants=placed, matches=linked(matches))
-
-
-def _line_source(entrant: EntrantId | None) -> SlotSource:
-    return Empty() if entrant is None else Seeded(entrant)
