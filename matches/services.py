@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
 from speedsite.api_errors import ApplicationError
+from speedsite.db import pipelined_cursor
 
 from .models import Game, Match, Player
 from .selectors import (
@@ -189,20 +190,44 @@ def match_finish(*, match: Match, winner: Player) -> Match:
 
 
 # Deciding a game is on the verification pipeline's hot path (the bar: at least
-# half the rate of a no-op Celery task), so its update and read are plain SQL:
-# the ORM spends more time building each than PostgreSQL spends running it.
-# (Opening a game stays an ORM create, so new columns get their defaults.)
+# half the rate of a no-op Celery task), so its statements are plain SQL (the ORM
+# spends more time building each than PostgreSQL spends running it) and none of
+# them reads a result back, so a statement pipeline sends them with the commit.
 _DECIDE_GAME = "UPDATE matches_game SET winner_id = %s, status = %s, decided_by = %s, decided_at = %s WHERE id = %s"
 _GAMES_OF_MATCH = "SELECT number, status, winner_id FROM matches_game WHERE match_id = %s"
+# Opening a game is an INSERT of every column that reads nothing back (no RETURNING),
+# so it too waits for the commit; the values come from the model's own defaults.
+_GAME_INSERT_FIELDS = [field for field in Game._meta.local_concrete_fields if field is not Game._meta.auto_field]
+_OPEN_GAME = "INSERT INTO {table} ({columns}) VALUES ({values})".format(  # noqa: S608 - names from the model
+    table=Game._meta.db_table,
+    columns=", ".join(field.column for field in _GAME_INSERT_FIELDS),
+    values=", ".join(["%s"] * len(_GAME_INSERT_FIELDS)),
+)
+
+GameRow = tuple[int, str, int | None]
+"""A game of a match as the series rule needs it: number, status, winner's id."""
 
 
-def _match_progress(*, match: Match) -> None:
-    """After a game changed: finish the match if someone has the wins, else open the next game."""
+def _game_open(*, match: Match, number: int) -> None:
+    """Open game `number` of the match (its id is not read back)."""
+    game = Game(match=match, number=number)
+    values = [field.get_db_prep_save(field.pre_save(game, add=True), connection) for field in _GAME_INSERT_FIELDS]
+    with pipelined_cursor() as cursor:
+        cursor.execute(_OPEN_GAME, values)
+
+
+def _match_progress(*, match: Match, games: list[GameRow] | None = None) -> None:
+    """After a game changed: finish the match if someone has the wins, else open the next game.
+
+    `games` are the match's games as they now stand, when the caller has them
+    (read under the match lock); otherwise they are read here.
+    """
     if match.status != Match.Status.IN_PROGRESS:
         return
-    with connection.cursor() as cursor:
-        cursor.execute(_GAMES_OF_MATCH, [match.pk])
-        games: list[tuple[int, str, int | None]] = cursor.fetchall()
+    if games is None:
+        with pipelined_cursor() as cursor:
+            cursor.execute(_GAMES_OF_MATCH, [match.pk])
+            games = cursor.fetchall()
     wins = {match.player_one_id: 0, match.player_two_id: 0}
     for _number, status, winner_id in games:
         if status == Game.Status.DECIDED and winner_id in wins:
@@ -213,7 +238,7 @@ def _match_progress(*, match: Match) -> None:
         return
     # A disputed game holds the match until an organiser settles it: its result may end the match.
     if not any(status in (Game.Status.OPEN, Game.Status.DISPUTED) for _, status, _ in games):
-        Game.objects.create(match=match, number=max((number for number, _, _ in games), default=0) + 1)
+        _game_open(match=match, number=max((number for number, _, _ in games), default=0) + 1)
 
 
 def game_lock(*, game_id: int) -> Game:
@@ -245,8 +270,14 @@ def _locked(game: Game) -> Game:
 # savepoint=False: these run inside the caller's transaction (a log's verification,
 # a report) where a savepoint would only add round trips; alone, they are atomic.
 @transaction.atomic(savepoint=False)
-def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
-    """Record a game's result (winner None: a void game) and move the match on."""
+def game_decide(
+    *, game: Game, winner: Player | None, decided_by: str, games_before: list[GameRow] | None = None
+) -> Game:
+    """Record a game's result (winner None: a void game) and move the match on.
+
+    `games_before`: the match's games read under the match lock before this
+    decision, when the caller has them (it saves reading them again).
+    """
     game = _locked(game)
     match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
@@ -255,9 +286,12 @@ def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
     game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
-    with connection.cursor() as cursor:
+    with pipelined_cursor() as cursor:
         cursor.execute(_DECIDE_GAME, [game.winner_id, game.status, decided_by, game.decided_at, game.pk])
-    _match_progress(match=match)
+    games = None
+    if games_before is not None:
+        games = [row if row[0] != game.number else (game.number, game.status, game.winner_id) for row in games_before]
+    _match_progress(match=match, games=games)
     return game
 
 

@@ -14,7 +14,7 @@ import logging
 import os
 import time
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from django.conf import settings
@@ -23,9 +23,10 @@ from django.utils import timezone
 
 from matches.models import Game, Match, Player
 from matches.selectors import user_is_organiser, user_player
-from matches.services import AnyUser, game_decide, game_dispute, game_lock, mark_locked
+from matches.services import AnyUser, GameRow, game_decide, game_dispute, game_lock, mark_locked
 from replays.engine import ENGINE_VERSION, LogError, Verdict, ruleset_from_json, verify_bytes
 from speedsite.api_errors import ApplicationError
+from speedsite.db import pipelined_cursor, statement_pipeline
 
 from .models import LogVerdict, MatchLog, ReplaySteps
 
@@ -227,6 +228,11 @@ SELECT {_LOG_SQL}, {_GAME_SQL}, {_MATCH_SQL}, {_P1_SQL}, {_P2_SQL},
   JOIN matches_player p2 ON p2.id = m.player_two_id
  WHERE l.id = %s
 """  # noqa: S608 - column names come from the models, the id is a parameter
+_GAMES_OF_MATCH_OF_LOG = """
+SELECT g.number, g.status, g.winner_id
+  FROM matches_game g
+ WHERE g.match_id = (SELECT lg.match_id FROM matches_game lg JOIN replays_matchlog l ON l.game_id = lg.id WHERE l.id = %s)
+"""
 _WRITE_VERDICT = """
 UPDATE replays_matchlog
    SET status = %s, code = %s, event = %s, message = %s, winner_seat = %s, winner_id = %s,
@@ -235,16 +241,33 @@ UPDATE replays_matchlog
 """
 
 
-def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool] | None:
+class _Loaded(NamedTuple):
+    log: MatchLog  # with .game and .game.match (and its players)
+    has_others: bool  # the game has other logs
+    games: list[GameRow]  # the match's games
+
+
+def _log_load_for_verification(log_id: int) -> _Loaded | None:
     """Lock the log's match and the log, then load the log with its game, match and players,
-    and whether the game has other logs. Only the fields verification reads are loaded."""
-    with connection.cursor() as cursor:
-        lock = _FOR_UPDATE_OF_MATCH if connection.features.has_select_for_update_of else ""
-        cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
-        if cursor.fetchone() is None:
+    whether the game has other logs, and the match's games. Only the fields verification reads.
+
+    The three statements go out together (in a statement pipeline, one round trip);
+    each starts after the one before it ended, so the reads see what the lock's
+    previous holder committed.
+    """
+    lock = _FOR_UPDATE_OF_MATCH if connection.features.has_select_for_update_of else ""
+    with (
+        pipelined_cursor() as locking,
+        pipelined_cursor(shared=False) as loading,
+        pipelined_cursor(shared=False) as listing,
+    ):
+        locking.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
+        loading.execute(_LOAD_FOR_VERIFICATION, [log_id])
+        listing.execute(_GAMES_OF_MATCH_OF_LOG, [log_id])
+        if locking.fetchone() is None:
             return None
-        cursor.execute(_LOAD_FOR_VERIFICATION, [log_id])
-        row = cursor.fetchone()
+        row = loading.fetchone()
+        games = listing.fetchall()
     db, at = connection.alias, 0
 
     def take(model: Any, fields: tuple[str, ...]) -> Any:
@@ -256,7 +279,7 @@ def _log_load_for_verification(log_id: int) -> tuple[MatchLog, bool] | None:
     log, game, match = take(MatchLog, _LOG_FIELDS), take(Game, _GAME_FIELDS), take(Match, _MATCH_FIELDS)
     match.player_one, match.player_two = take(Player, _PLAYER_FIELDS), take(Player, _PLAYER_FIELDS)
     game.match, log.game = match, game
-    return log, bool(row[at])
+    return _Loaded(log, bool(row[at]), games)
 
 
 @transaction.atomic
@@ -267,11 +290,19 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     deliveries of the same task, and verifications of logs of one match,
     run one after the other. A log already verified or rejected by this
     engine version is left alone unless `force` (a `failed` one is tried again).
+
+    On PostgreSQL the usual verification is three round trips: the lock and the
+    reads together, the writes together, the commit.
     """
+    with statement_pipeline():
+        return _log_verify(log_id=log_id, force=force)
+
+
+def _log_verify(*, log_id: int, force: bool) -> MatchLog | None:
     loaded = _log_load_for_verification(log_id)
     if loaded is None:
         return None
-    log, has_others = loaded
+    log, has_others, games = loaded
     judged = log.status in (MatchLog.Status.VERIFIED, MatchLog.Status.REJECTED)
     if judged and log.engine_version == ENGINE_VERSION and not force:
         return log
@@ -295,7 +326,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
             log.message = "The log's winner is not a player of this match; an organiser must settle the game."
     log.engine_version = ENGINE_VERSION
     log.verified_at = timezone.now()
-    with connection.cursor() as cursor:
+    with pipelined_cursor() as cursor:
         cursor.execute(
             _WRITE_VERDICT,
             [
@@ -319,11 +350,11 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
             event=log.event,
             winner_seat=log.winner_seat,
         )
-    _game_apply_logs(game=game, log=log, has_others=has_others)
+    _game_apply_logs(game=game, log=log, has_others=has_others, games=games)
     return log
 
 
-def _game_apply_logs(*, game: Game, log: MatchLog, has_others: bool) -> None:
+def _game_apply_logs(*, game: Game, log: MatchLog, has_others: bool, games: list[GameRow]) -> None:
     """Decide, or dispute, a game from its verified logs. The caller holds the match lock.
 
     A game is decided only once none of its logs is pending, so every log
@@ -347,7 +378,7 @@ def _game_apply_logs(*, game: Game, log: MatchLog, has_others: bool) -> None:
         if len(outcomes) == 1:
             (winner_id,) = outcomes
             winner = next((p for p in game.match.players if p.pk == winner_id), None)
-            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG)
+            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG, games_before=games)
         elif len(outcomes) > 1:
             game_dispute(game=game)
     elif game.is_settled and game.decided_by == Game.DecidedBy.LOG and outcomes != {game.winner_id}:
