@@ -99,7 +99,7 @@ def test_upload_a_rejected_log_and_follow_the_link_to_the_failing_event(
     shot(page, "log-rejected")
     status.get_by_role("link", name="See the replay at the failing event").click()
     expect(page.locator("[data-replay]")).to_have_attribute("data-step", "16")
-    assert page.url.endswith("#step=16")
+    expect(page).to_have_url(re.compile(r"#step=16$"))
 
 
 def test_the_submit_form_explains_what_is_wrong(page: Page, live_server: Any, login: Callable[..., None]) -> None:
