@@ -82,8 +82,10 @@ def organiser_grant(*, user: AbstractBaseUser) -> None:
 # --- Matches -----------------------------------------------------------------
 
 
-def _ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
-    """A ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any."""
+def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
+    """A two-player ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any.
+
+    Matches and tournaments both take their rulesets through here."""
     if ruleset is None:
         ruleset = "speed"
     if isinstance(ruleset, str):
@@ -110,7 +112,8 @@ def _ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
     return resolved, name
 
 
-def _series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
+def series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
+    """The series kind and length from exactly one of best_of (odd) and first_to, for matches and tournaments."""
     if (best_of is None) == (first_to is None):
         raise ApplicationError("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
     length = best_of if best_of is not None else first_to
@@ -157,8 +160,8 @@ def match_create(
                 "Players can only create matches they play in; ask an organiser for other matches.",
                 status_code=403,
             )
-    resolved, name = _ruleset_resolve(ruleset)
-    series, length = _series_resolve(best_of=best_of, first_to=first_to)
+    resolved, name = ruleset_resolve(ruleset)
+    series, length = series_resolve(best_of=best_of, first_to=first_to)
     match = Match.objects.create(
         player_one=one,
         player_two=two,

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -22,8 +21,8 @@ from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.selectors import player_get, user_is_organiser
-from matches.services import AnyUser
-from replays.engine import PRESETS, LogError, ruleset_from_json, verify_bytes
+from matches.services import AnyUser, ruleset_resolve, series_resolve
+from replays.engine import verify_bytes
 from replays.models import MatchLog
 from speedsite.api_errors import ApplicationError
 from tournaments.generators import Seeding
@@ -34,7 +33,6 @@ from .corrections import CorrectionContext, CorrectionPreview, MatchBusyError, c
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from .progress import default_max_matches, default_swiss_rounds, pairings_advance, pairings_open
 
-MAX_SERIES_LENGTH = 99
 MAX_ENTRANTS = 4096
 
 
@@ -51,38 +49,6 @@ def _tournament_lock(tournament_id: int) -> Tournament:
 
 
 # --- Creating a tournament ------------------------------------------------------------
-
-
-def _ruleset_resolve(ruleset: object) -> tuple[dict[str, Any], str]:
-    """The full speed-log/1 ruleset and its preset name, from a preset name or a ruleset object."""
-    if isinstance(ruleset, str):
-        if ruleset not in PRESETS:
-            raise ApplicationError(
-                f"Unknown ruleset preset {ruleset!r}; use one of {', '.join(PRESETS)} or a ruleset object.",
-                extra={"field": "ruleset"},
-            )
-        resolved = PRESETS[ruleset]
-    else:
-        try:
-            resolved = ruleset_from_json(ruleset)
-        except LogError as exc:
-            raise ApplicationError(f"The ruleset is not valid: {exc.message}", extra={"field": "ruleset"}) from exc
-    if resolved.players != 2:
-        raise ApplicationError("Tournament matches are between two players: use a two-player ruleset.")
-    name = next((key for key, preset in PRESETS.items() if preset == resolved), "")
-    return resolved.to_json(), name
-
-
-def _series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
-    if (best_of is None) == (first_to is None):
-        raise ApplicationError("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
-    length = best_of if best_of is not None else first_to
-    assert length is not None
-    if not 1 <= length <= MAX_SERIES_LENGTH:
-        raise ApplicationError(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
-    if best_of is not None and best_of % 2 == 0:
-        raise ApplicationError(f"best_of must be odd ({best_of - 1} or {best_of + 1}); use first_to otherwise.")
-    return ("best_of", length) if best_of is not None else ("first_to", length)
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
@@ -129,14 +95,14 @@ def tournament_create(
         raise ApplicationError("A Swiss tournament has at least one round.")
     if max_matches is not None and max_matches < 1:
         raise ApplicationError("Winner stays on needs at least one match.")
-    series, length = _series_resolve(best_of=best_of, first_to=first_to)
-    ruleset_json, ruleset_name = _ruleset_resolve(ruleset)
+    series, length = series_resolve(best_of=best_of, first_to=first_to)
+    resolved, ruleset_name = ruleset_resolve(ruleset)
     return Tournament.objects.create(
         name=name.strip() or "Tournament",
         format=format,
         series=series,
         series_length=length,
-        ruleset=ruleset_json,
+        ruleset=resolved.to_json(),
         ruleset_name=ruleset_name,
         tie_breaks=_tie_breaks_resolve(tie_breaks),
         seeding=seeding,
