@@ -15,8 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
-from speedsite.api_errors import ApplicationError
 from speedsite.db import pipelined_cursor
+from speedsite.errors import Invalid, NotAllowed
 
 from .models import Game, Match, Player
 from .selectors import (
@@ -43,13 +43,13 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
     handle = handle.strip()
     display_name = display_name.strip() or handle
     if not HANDLE_PATTERN.match(handle):
-        raise ApplicationError(
+        raise Invalid(
             f"The handle {handle!r} is not allowed: use 1 to 40 letters, digits, '_', '.' or '-', "
             "starting with a letter or digit.",
             extra={"field": "handle"},
         )
     if player_get(handle=handle) is not None:
-        raise ApplicationError(
+        raise Invalid(
             f"The handle {handle!r} is taken (handles are unique regardless of case); choose another.",
             extra={"field": "handle"},
         )
@@ -62,7 +62,7 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
             user.set_unusable_password()
         user.save()
     elif Player.objects.filter(user=user).exists():
-        raise ApplicationError(f"The user {user.get_username()!r} already plays as another player.")
+        raise Invalid(f"The user {user.get_username()!r} already plays as another player.")
     elif password:
         user.set_password(password)
         user.save(update_fields=["password"])
@@ -70,7 +70,7 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
         with transaction.atomic():
             return Player.objects.create(handle=handle, display_name=display_name, user=user)
     except IntegrityError as exc:  # a concurrent request took the handle first
-        raise ApplicationError(f"The handle {handle!r} is taken; choose another.") from exc
+        raise Invalid(f"The handle {handle!r} is taken; choose another.") from exc
 
 
 def organiser_grant(*, user: AbstractBaseUser) -> None:
@@ -91,7 +91,7 @@ def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
     if isinstance(ruleset, str):
         preset = PRESETS.get(ruleset)
         if preset is None:
-            raise ApplicationError(
+            raise Invalid(
                 f"Unknown ruleset preset {ruleset!r}; use one of {', '.join(PRESETS)} "
                 "or a ruleset object as in speed-log/1.",
                 extra={"field": "ruleset"},
@@ -101,10 +101,10 @@ def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
         try:
             resolved = ruleset_from_json(ruleset)
         except LogError as exc:
-            raise ApplicationError(f"The ruleset is not valid: {exc.message}", extra={"field": "ruleset"}) from exc
+            raise Invalid(f"The ruleset is not valid: {exc.message}", extra={"field": "ruleset"}) from exc
     name = next((key for key, preset in PRESETS.items() if preset == resolved), "")
     if resolved.players != 2:
-        raise ApplicationError(
+        raise Invalid(
             f"A match is between two players, but this ruleset ({name or 'custom'}) has {resolved.players} seats; "
             "use a two-player ruleset.",
             extra={"field": "ruleset"},
@@ -115,14 +115,14 @@ def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
 def series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
     """The series kind and length from exactly one of best_of (odd) and first_to, for matches and tournaments."""
     if (best_of is None) == (first_to is None):
-        raise ApplicationError("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
+        raise Invalid("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
     length = best_of if best_of is not None else first_to
     assert length is not None
     if not 1 <= length <= MAX_SERIES_LENGTH:
-        raise ApplicationError(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
+        raise Invalid(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
     if best_of is not None:
         if best_of % 2 == 0:
-            raise ApplicationError(
+            raise Invalid(
                 f"best_of must be odd so that a match always has a winner ({best_of - 1} or {best_of + 1}); "
                 "use first_to for other lengths."
             )
@@ -144,11 +144,11 @@ def match_create(
     Organisers create any match; a player creates matches they play in.
     """
     if len(players) != 2 or len({handle.lower() for handle in players}) != 2:
-        raise ApplicationError("A match needs exactly two different player handles.", extra={"field": "players"})
+        raise Invalid("A match needs exactly two different player handles.", extra={"field": "players"})
     found = players_by_handles(handles=players)
     missing = [handle for handle in players if handle.lower() not in found]
     if missing:
-        raise ApplicationError(
+        raise Invalid(
             f"No player with handle {', '.join(repr(h) for h in missing)}; an organiser creates players first.",
             extra={"field": "players"},
         )
@@ -156,9 +156,8 @@ def match_create(
     if created_by is not None and not user_is_organiser(user=created_by):
         me = user_player(user=created_by)
         if me is None or me.pk not in (one.pk, two.pk):
-            raise ApplicationError(
+            raise NotAllowed(
                 "Players can only create matches they play in; ask an organiser for other matches.",
-                status_code=403,
             )
     resolved, name = ruleset_resolve(ruleset)
     series, length = series_resolve(best_of=best_of, first_to=first_to)
@@ -284,7 +283,7 @@ def game_decide(
     game = _locked(game)
     match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
-        raise ApplicationError(f"{winner.handle!r} does not play in this match.")
+        raise Invalid(f"{winner.handle!r} does not play in this match.")
     game.winner = winner
     game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
     game.decided_by = decided_by
@@ -314,7 +313,7 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
     for player in match.players:
         if player.handle.lower() == handle.lower():
             return player
-    raise ApplicationError(
+    raise Invalid(
         f"{handle!r} does not play in this match; the winner is {match.player_one.handle!r} "
         f"or {match.player_two.handle!r}.",
         extra={"field": "winner"},
@@ -328,9 +327,9 @@ def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
     match = game.match
     me = user_player(user=user)
     if me is None or me.pk not in (match.player_one_id, match.player_two_id):
-        raise ApplicationError("Only the two players of this match can report its results.", status_code=403)
+        raise NotAllowed("Only the two players of this match can report its results.")
     if game.status != Game.Status.OPEN:
-        raise ApplicationError(
+        raise Invalid(
             f"Game {game.number} is {game.get_status_display().lower()}, not open; "
             "an organiser can settle it if it is wrong."
         )
@@ -350,11 +349,11 @@ def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
 def game_set_result(*, game: Game, user: AnyUser, winner: str | None) -> Game:
     """An organiser sets (or settles) a game's result; `winner` None voids the game."""
     if not user_is_organiser(user=user):
-        raise ApplicationError("Only organisers can set a game's result.", status_code=403)
+        raise NotAllowed("Only organisers can set a game's result.")
     game = _locked(game)
     match = game.match
     if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
-        raise ApplicationError(
+        raise Invalid(
             f"Game {game.number} is already {game.get_status_display().lower()}; "
             "only open or disputed games can be set."
         )

@@ -25,8 +25,8 @@ from matches.models import Game, Match, Player
 from matches.selectors import user_is_organiser, user_player
 from matches.services import AnyUser, GameRow, game_decide, game_dispute, game_lock, mark_locked
 from replays.engine import ENGINE_VERSION, LogError, Verdict, ruleset_from_json, verify_bytes
-from speedsite.api_errors import ApplicationError
 from speedsite.db import pipelined_cursor, statement_pipeline
+from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound, TooLarge
 
 from .models import LogVerdict, MatchLog, ReplaySteps
 
@@ -49,7 +49,7 @@ def _parse_document(data: bytes) -> Any:
         try:  # the standard parser accepts integers orjson refuses (beyond 64 bits), like the engine
             return json.loads(data, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
-            raise ApplicationError(
+            raise Invalid(
                 f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body."
             ) from first_error
 
@@ -63,7 +63,7 @@ def _check_players(document: dict[str, Any], match: Match) -> None:
         or not all(isinstance(name, str) for name in names)
         or sorted(name.lower() for name in names) != sorted(handle.lower() for handle in handles)
     ):
-        raise ApplicationError(
+        raise Invalid(
             f"The log's players are {names!r}, but this match is between {handles[0]!r} and {handles[1]!r}: "
             "the log's `players` must list exactly these two handles, one per seat (either order).",
             extra={"field": "players", "expected": handles},
@@ -78,7 +78,7 @@ def _check_ruleset(document: dict[str, Any], match: Match) -> None:
         return
     if ruleset.to_json() != match.ruleset:
         differ = {key: value for key, value in ruleset.to_json().items() if match.ruleset.get(key) != value}
-        raise ApplicationError(
+        raise Invalid(
             f"The log's ruleset is not this match's ruleset ({match.ruleset_name or 'custom'}); "
             f"it differs in {', '.join(sorted(differ))}.",
             extra={"field": "ruleset", "expected": match.ruleset, "differs": differ},
@@ -114,20 +114,17 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     try:
         game = game_lock(game_id=game_id)
     except Game.DoesNotExist:
-        raise ApplicationError(f"There is no game {game_id}.", status_code=404) from None
+        raise NotFound(f"There is no game {game_id}.") from None
     match = game.match
     if not user_is_organiser(user=user):
         me = user_player(user=user)
         if me is None or me.pk not in (match.player_one_id, match.player_two_id):
-            raise ApplicationError(
+            raise NotAllowed(
                 f"Only {match.player_one.handle!r}, {match.player_two.handle!r} or an organiser can submit "
                 "logs for this match.",
-                status_code=403,
             )
     if len(data) > settings.SPEED_LOG_MAX_BYTES:
-        raise ApplicationError(
-            f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.", status_code=413
-        )
+        raise TooLarge(f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.")
     digest = hashlib.sha256(data).hexdigest()
     existing = MatchLog.objects.filter(game=game, sha256=digest).first()
     if existing is not None:
@@ -135,13 +132,13 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
 
     document = _parse_document(data)
     if not isinstance(document, dict):
-        raise ApplicationError(
+        raise Invalid(
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
             "send the speed-log/1 log object itself."
         )
     if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
-        raise ApplicationError(
+        raise Invalid(
             f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
             "Ask an organiser if the result is wrong.",
             extra={"game_status": game.status, "decided_by": game.decided_by},
@@ -405,9 +402,8 @@ def log_steps_build(*, log: MatchLog) -> ReplaySteps:
         verdict = verify_bytes(bytes(log.data), steps=True)
     except Exception as exc:  # an engine bug: say so, never a 500
         logger.exception("engine failed computing the steps of log %s", log.pk)
-        raise ApplicationError(
+        raise Conflict(
             f"The replay of log {log.pk} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
-            status_code=409,
         ) from exc
     steps = [step.to_dict() for step in verdict.steps or ()]
     replay, _ = ReplaySteps.objects.update_or_create(

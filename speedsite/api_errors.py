@@ -1,6 +1,7 @@
 """One error shape for the whole API: `{"message": ..., "extra": {...}}`.
 
-Services raise `ApplicationError` for expected failures; DRF's own exceptions
+Services raise the domain errors of `speedsite.errors`; this handler is the
+one place that maps their kinds to HTTP status codes. DRF's own exceptions
 (validation, auth, not found, throttling) are folded into the same shape so a
 client only ever parses one kind of error body.
 """
@@ -13,18 +14,21 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
 
-class ApplicationError(Exception):
-    """An expected failure with a message meant for the person who caused it."""
+#: The status of each kind of domain error; the most specific kind wins (TooLarge before Invalid).
+STATUS_OF_ERROR: dict[type[ApplicationError], int] = {
+    TooLarge: 413,
+    NotFound: 404,
+    NotAllowed: 403,
+    Conflict: 409,
+    ApplicationError: 400,
+}
 
-    status_code = 400
 
-    def __init__(self, message: str, *, extra: dict[str, Any] | None = None, status_code: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.extra = extra or {}
-        if status_code is not None:
-            self.status_code = status_code
+def status_of(error: ApplicationError) -> int:
+    """The HTTP status for a domain error (used by the API and the site alike)."""
+    return next(status for kind, status in STATUS_OF_ERROR.items() if isinstance(error, kind))
 
 
 def _flatten_detail(detail: Any) -> str:
@@ -38,7 +42,7 @@ def _flatten_detail(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
-        return Response({"message": exc.message, "extra": exc.extra}, status=exc.status_code)
+        return Response({"message": exc.message, "extra": exc.extra}, status=status_of(exc))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -18,7 +18,7 @@ from django.db import DatabaseError
 
 from matches.models import Game, Match
 from replays.models import MatchLog
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import Invalid
 from tournaments.generators import InvalidResultError, MatchStatus, plan_correction, winner_stays_on
 
 from .models import Entrant, Tournament, TournamentMatch
@@ -143,7 +143,7 @@ def _bracket_plan(context: CorrectionContext, target: TournamentMatch, new_winne
     try:
         plan = plan_correction(bracket, bracket_results(context.pairings.values()), target.key, new_winner)
     except InvalidResultError as exc:
-        raise ApplicationError(str(exc)) from exc
+        raise Invalid(str(exc)) from exc
     touched = [context.pairings[change.match_id] for change in plan.changes]
     started = _started_match_ids([pairing.match_id for pairing in touched if pairing.match_id is not None])
     planned: list[PlannedChange] = []

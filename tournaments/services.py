@@ -24,7 +24,7 @@ from matches.selectors import player_get, user_is_organiser
 from matches.services import AnyUser, ruleset_resolve, series_resolve
 from replays.engine import verify_bytes
 from replays.models import MatchLog
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from tournaments.generators import Seeding
 from tournaments.ratings.glicko2 import RatedGame, Rating, rate_period
 from tournaments.standings import metric_for
@@ -38,13 +38,13 @@ MAX_ENTRANTS = 4096
 
 def _require_organiser(user: AnyUser) -> None:
     if not user_is_organiser(user=user):
-        raise ApplicationError("Only organisers can run tournaments.", status_code=403)
+        raise NotAllowed("Only organisers can run tournaments.")
 
 
 def _tournament_lock(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise ApplicationError(f"There is no tournament {tournament_id}.", status_code=404)
+        raise NotFound(f"There is no tournament {tournament_id}.")
     return tournament
 
 
@@ -54,12 +54,12 @@ def _tournament_lock(tournament_id: int) -> Tournament:
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
     keys = list(tie_breaks)
     if len(set(keys)) != len(keys):
-        raise ApplicationError(f"A tie-break is listed twice: {keys}.", extra={"field": "tie_breaks"})
+        raise Invalid(f"A tie-break is listed twice: {keys}.", extra={"field": "tie_breaks"})
     for key in keys:
         try:
             metric_for(key)
         except ValueError as exc:
-            raise ApplicationError(str(exc), extra={"field": "tie_breaks"}) from exc
+            raise Invalid(str(exc), extra={"field": "tie_breaks"}) from exc
     return keys
 
 
@@ -84,17 +84,17 @@ def tournament_create(
     """A tournament taking entrants. Organisers only."""
     _require_organiser(user)
     if format not in Tournament.Format.values:
-        raise ApplicationError(
+        raise Invalid(
             f"Unknown format {format!r}; use one of {', '.join(Tournament.Format.values)}.", extra={"field": "format"}
         )
     if seeding not in Seeding.__members__.values():
-        raise ApplicationError(f"Unknown seeding {seeding!r}; use one of {', '.join(Seeding)}.")
+        raise Invalid(f"Unknown seeding {seeding!r}; use one of {', '.join(Seeding)}.")
     if seeding == Seeding.RANDOM and rng_seed is None:
-        raise ApplicationError("Random seeding needs an rng_seed, so the draw can be reproduced.")
+        raise Invalid("Random seeding needs an rng_seed, so the draw can be reproduced.")
     if swiss_rounds is not None and swiss_rounds < 1:
-        raise ApplicationError("A Swiss tournament has at least one round.")
+        raise Invalid("A Swiss tournament has at least one round.")
     if max_matches is not None and max_matches < 1:
-        raise ApplicationError("Winner stays on needs at least one match.")
+        raise Invalid("Winner stays on needs at least one match.")
     series, length = series_resolve(best_of=best_of, first_to=first_to)
     resolved, ruleset_name = ruleset_resolve(ruleset)
     return Tournament.objects.create(
@@ -121,9 +121,7 @@ def tournament_create(
 
 def _require_setup(tournament: Tournament) -> None:
     if tournament.status != Tournament.Status.SETUP:
-        raise ApplicationError(
-            f"{tournament.name!r} has started; entrants can only change before the start.", status_code=409
-        )
+        raise Conflict(f"{tournament.name!r} has started; entrants can only change before the start.")
 
 
 @transaction.atomic
@@ -134,27 +132,25 @@ def entrant_add(*, tournament_id: int, handle: str, user: AnyUser, seed: int | N
     _require_setup(tournament)
     player = player_get(handle=handle)
     if player is None:
-        raise ApplicationError(f"There is no player with handle {handle!r}.", extra={"field": "player"})
+        raise Invalid(f"There is no player with handle {handle!r}.", extra={"field": "player"})
     entrants = Entrant.objects.filter(tournament=tournament)
     if entrants.filter(player=player).exists():
-        raise ApplicationError(f"{player.handle!r} is already entered.", extra={"field": "player"})
+        raise Invalid(f"{player.handle!r} is already entered.", extra={"field": "player"})
     if entrants.count() >= MAX_ENTRANTS:
-        raise ApplicationError(f"A tournament takes at most {MAX_ENTRANTS} entrants.")
+        raise Invalid(f"A tournament takes at most {MAX_ENTRANTS} entrants.")
     if seed is None:
         seed = (entrants.aggregate(last=Max("seed"))["last"] or 0) + 1
     elif seed < 1:
-        raise ApplicationError("Seeds start at 1.", extra={"field": "seed"})
+        raise Invalid("Seeds start at 1.", extra={"field": "seed"})
     else:
         holder = entrants.filter(seed=seed).select_related("player").first()
         if holder is not None:
-            raise ApplicationError(
-                f"Seed {seed} is taken by {holder.player.handle!r}; choose another.", extra={"field": "seed"}
-            )
+            raise Invalid(f"Seed {seed} is taken by {holder.player.handle!r}; choose another.", extra={"field": "seed"})
     try:
         with transaction.atomic():
             return Entrant.objects.create(tournament=tournament, player=player, seed=seed)
     except IntegrityError as exc:  # unreachable while the tournament row is locked; kept for safety
-        raise ApplicationError("That player or seed was just taken; try again.") from exc
+        raise Invalid("That player or seed was just taken; try again.") from exc
 
 
 @transaction.atomic
@@ -165,7 +161,7 @@ def entrant_remove(*, tournament_id: int, handle: str, user: AnyUser) -> None:
     _require_setup(tournament)
     deleted, _ = Entrant.objects.filter(tournament=tournament, player__handle__iexact=handle).delete()
     if not deleted:
-        raise ApplicationError(f"{handle!r} is not entered in {tournament.name!r}.", status_code=404)
+        raise NotFound(f"{handle!r} is not entered in {tournament.name!r}.")
 
 
 # --- Starting --------------------------------------------------------------------------------
@@ -179,14 +175,14 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
     _require_setup(tournament)
     count = Entrant.objects.filter(tournament=tournament).count()
     if count < 2:
-        raise ApplicationError(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
+        raise Invalid(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
     if tournament.format == Tournament.Format.SINGLE_ELIMINATION and tournament.third_place and count < 3:
-        raise ApplicationError("A third-place match needs semi-finals: at least 3 entrants.")
+        raise Invalid("A third-place match needs semi-finals: at least 3 entrants.")
     if tournament.format == Tournament.Format.SWISS:
         most = count - 1 if count % 2 == 0 else count
         tournament.swiss_rounds = tournament.swiss_rounds or min(default_swiss_rounds(count), most)
         if tournament.swiss_rounds > most:
-            raise ApplicationError(
+            raise Invalid(
                 f"{count} players can play at most {most} Swiss rounds without rematches; "
                 f"{tournament.swiss_rounds} were asked for."
             )
@@ -355,19 +351,17 @@ def pairing_correct(
     _require_organiser(user)
     tournament = _tournament_lock(tournament_id)
     if tournament.status == Tournament.Status.SETUP:
-        raise ApplicationError(f"{tournament.name!r} has not started; there is nothing to correct.", status_code=409)
+        raise Conflict(f"{tournament.name!r} has not started; there is nothing to correct.")
     context = CorrectionContext.load(tournament)
     target = context.pairings.get(key)
     if target is None:
-        raise ApplicationError(f"{tournament.name!r} has no match {key!r}.", status_code=404)
+        raise NotFound(f"{tournament.name!r} has no match {key!r}.")
     if target.status != TournamentMatch.Status.DECIDED:
-        raise ApplicationError(
-            f"Match {key} is {target.get_status_display().lower()}; only decided results can be corrected."
-        )
+        raise Invalid(f"Match {key} is {target.get_status_display().lower()}; only decided results can be corrected.")
     new_winner = context.player_id(winner)
     if new_winner is None or new_winner not in (target.player_one_id, target.player_two_id):
         one, two = context.handle(target.player_one_id), context.handle(target.player_two_id)
-        raise ApplicationError(f"{winner!r} did not play in match {key} ({one} v {two}).", extra={"field": "winner"})
+        raise Invalid(f"{winner!r} did not play in match {key} ({one} v {two}).", extra={"field": "winner"})
 
     planned = correction_plan(context, target, new_winner)
     preview = CorrectionPreview(
@@ -379,17 +373,15 @@ def pairing_correct(
     if dry_run or new_winner == target.winner_id:
         return preview
     if preview.needs_confirmation and not confirm:
-        raise ApplicationError(
+        raise Conflict(
             "This correction resets matches already started or decided; confirm it to go ahead.",
-            status_code=409,
             extra={"preview": preview.to_dict()},
         )
     try:
         correction_apply(context, target, new_winner, planned)
     except MatchBusyError as exc:
-        raise ApplicationError(
+        raise Conflict(
             "A result for one of the affected matches is being recorded right now; try again in a moment.",
-            status_code=409,
         ) from exc
     CorrectionRecord.objects.create(
         tournament=tournament,

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.selectors import player_list, user_is_organiser
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import ApplicationError
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
 from tournaments.services import entrant_add, entrant_remove, pairing_correct, tournament_create, tournament_start

@@ -17,7 +17,7 @@ from matches.models import Game, Match
 from matches.selectors import match_get, match_score, player_get, player_list
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import ApplicationError
 from tournaments.generators import advance
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import (

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from matches import selectors, services
 from matches.models import Game, Match
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import NotFound
 
 from .permissions import IsOrganiserOrReadOnly
 from .serializers import (
@@ -29,7 +29,7 @@ from .serializers import (
 def get_game_or_404(game_id: int) -> Game:
     game = selectors.game_get(game_id=game_id)
     if game is None:
-        raise ApplicationError(f"There is no game {game_id}.", status_code=404)
+        raise NotFound(f"There is no game {game_id}.")
     return game
 
 
@@ -59,7 +59,7 @@ class PlayerDetailApi(APIView):
     def get(self, request: Request, handle: str) -> Response:
         player = selectors.player_get(handle=handle)
         if player is None:
-            raise ApplicationError(f"There is no player with handle {handle!r}.", status_code=404)
+            raise NotFound(f"There is no player with handle {handle!r}.")
         return Response(PlayerOutput(player).data)
 
 
@@ -94,7 +94,7 @@ class MatchDetailApi(APIView):
     def get(self, request: Request, match_id: int) -> Response:
         match = selectors.match_get(match_id=match_id)
         if match is None:
-            raise ApplicationError(f"There is no match {match_id}.", status_code=404)
+            raise NotFound(f"There is no match {match_id}.")
         return Response(MatchOutput(match).data)
 
 

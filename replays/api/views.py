@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from matches.api.views import get_game_or_404
 from replays import selectors, services
 from replays.models import MatchLog
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import Invalid, NotFound, TooLarge
 
 from .serializers import LogOutput, LogSubmissionOutput, StepsOutput
 
@@ -25,7 +25,7 @@ from .serializers import LogOutput, LogSubmissionOutput, StepsOutput
 def _get_log_or_404(log_id: int) -> MatchLog:
     log = selectors.log_get(log_id=log_id)
     if log is None:
-        raise ApplicationError(f"There is no log {log_id}.", status_code=404)
+        raise NotFound(f"There is no log {log_id}.")
     return log
 
 
@@ -37,17 +37,14 @@ def _read_body(request: Request) -> bytes:
     except ValueError:
         declared = 0
     if declared > limit:
-        raise ApplicationError(
+        raise TooLarge(
             f"The log is {declared} bytes; the limit is {limit} bytes (settings.SPEED_LOG_MAX_BYTES).",
-            status_code=413,
             extra={"limit": limit},
         )
     try:
         return request._request.body
     except RawPostDataException as exc:
-        raise ApplicationError(
-            "Send the log as the raw JSON body (Content-Type: application/json), not as a form."
-        ) from exc
+        raise Invalid("Send the log as the raw JSON body (Content-Type: application/json), not as a form.") from exc
 
 
 class GameLogsApi(APIView):
@@ -99,7 +96,7 @@ class LogStepsApi(APIView):
     def get(self, request: Request, log_id: int) -> Response:
         log = selectors.log_get_with_data(log_id=log_id)
         if log is None:
-            raise ApplicationError(f"There is no log {log_id}.", status_code=404)
+            raise NotFound(f"There is no log {log_id}.")
         return Response(StepsOutput(services.log_steps_build(log=log)).data)
 
 
@@ -109,5 +106,5 @@ class LogDocumentApi(APIView):
         """The submitted document, byte for byte."""
         log = selectors.log_get_with_data(log_id=log_id)
         if log is None:
-            raise ApplicationError(f"There is no log {log_id}.", status_code=404)
+            raise NotFound(f"There is no log {log_id}.")
         return HttpResponse(bytes(log.data), content_type="application/json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Game, Match
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import ApplicationError, Conflict
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
 from tournaments.services import pairing_correct
@@ -44,7 +44,7 @@ class TestEliminationCascade:
 
         with pytest.raises(ApplicationError, match="confirm") as refused:
             pairing_correct(tournament_id=tournament.pk, key="R1-1", winner="p08", user=organiser)
-        assert refused.value.status_code == 409
+        assert isinstance(refused.value, Conflict)
         assert refused.value.extra["preview"]["needs_confirmation"] is True
 
         done = pairing_correct(tournament_id=tournament.pk, key="R1-1", winner="p08", user=organiser, confirm=True)

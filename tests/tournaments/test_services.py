@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
 from matches.services import game_set_result
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import ApplicationError, Conflict, NotAllowed
 from tests.matches.factories import make_player, make_user
 from tournaments import services
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
@@ -59,7 +59,7 @@ class TestCreate:
     def test_only_organisers_run_tournaments(self, alice):
         with pytest.raises(ApplicationError, match="Only organisers") as error:
             tournament_create(name="x", format="swiss", best_of=1, user=alice.user)
-        assert error.value.status_code == 403
+        assert isinstance(error.value, NotAllowed)
 
 
 class TestEntrants:
@@ -81,7 +81,7 @@ class TestEntrants:
         tournament = make_tournament(organiser, players, format="round_robin")
         with pytest.raises(ApplicationError, match="has started") as error:
             entrant_add(tournament_id=tournament.pk, handle=make_player("late").handle, user=organiser)
-        assert error.value.status_code == 409
+        assert isinstance(error.value, Conflict)
 
     def test_start_needs_two_entrants_and_sensible_swiss_rounds(self, organiser):
         lonely = make_tournament(organiser, make_players(1), format="swiss", start=False)

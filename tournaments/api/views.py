@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
-from speedsite.api_errors import ApplicationError
+from speedsite.errors import Invalid, NotFound
 from tournaments import selectors, services
 from tournaments.models import Tournament
 
@@ -38,7 +38,7 @@ from .serializers import (
 def _tournament_or_404(tournament_id: int) -> Tournament:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None:
-        raise ApplicationError(f"There is no tournament {tournament_id}.", status_code=404)
+        raise NotFound(f"There is no tournament {tournament_id}.")
     return tournament
 
 
@@ -132,7 +132,7 @@ class PairingListApi(APIView):
         tournament = _tournament_or_404(tournament_id)
         round_number = request.query_params.get("round")
         if round_number is not None and not round_number.isdigit():
-            raise ApplicationError("round must be a whole number.", extra={"field": "round"})
+            raise Invalid("round must be a whole number.", extra={"field": "round"})
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=int(round_number) if round_number is not None else None,
@@ -148,7 +148,7 @@ class PairingDetailApi(APIView):
     def get(self, request: Request, tournament_id: int, key: str) -> Response:
         pairing = selectors.pairing_get(tournament=_tournament_or_404(tournament_id), key=key)
         if pairing is None:
-            raise ApplicationError(f"Tournament {tournament_id} has no match {key!r}.", status_code=404)
+            raise NotFound(f"Tournament {tournament_id} has no match {key!r}.")
         return Response(PairingOutput(pairing).data)
 
 
@@ -196,7 +196,7 @@ class RatingDetailApi(APIView):
     def get(self, request: Request, handle: str) -> Response:
         player = player_get(handle=handle)
         if player is None:
-            raise ApplicationError(f"There is no player with handle {handle!r}.", status_code=404)
+            raise NotFound(f"There is no player with handle {handle!r}.")
         history = selectors.rating_history(player=player)[:100]
         return Response(
             {
