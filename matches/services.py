@@ -1,7 +1,8 @@
 """Every change to players, matches and games (HackSoft services: `<entity>_<action>`).
 
-The one place where a match becomes decided is `match_finish`; the next step
-after that (tournament advancement) is called explicitly from there.
+The one place where a match becomes decided is `match_finish`; it then calls
+the listeners the apps above registered (`matches.listeners`): ratings and
+tournament advancement.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
 from speedsite.db import pipelined_cursor
 from speedsite.errors import Invalid, NotAllowed
 
+from .listeners import match_finished_notify
 from .models import Game, Match, Player
 from .selectors import (
     ORGANISERS_GROUP,
@@ -181,13 +183,9 @@ def match_finish(*, match: Match, winner: Player) -> Match:
     match.finished_at = timezone.now()
     Match.objects.filter(pk=match.pk).update(status=match.status, winner=winner, finished_at=match.finished_at)
 
-    # --- Next step after a match is decided ------------------------------
-    # Called explicitly here, in the same transaction as the result (no signals):
-    # rates the players and, for a tournament pairing, advances the tournament.
-    # Imported here because tournaments builds on matches (it creates matches).
-    from tournaments.services import tournament_match_decided  # noqa: PLC0415
-
-    tournament_match_decided(match=match)
+    # The next step, in the same transaction (no signals): the apps above
+    # (ratings, tournament advancement) registered their listeners at start-up.
+    match_finished_notify(match=match)
     return match
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import time
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -31,11 +29,6 @@ from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound, TooLarge
 from .models import LogVerdict, MatchLog, ReplaySteps
 
 logger = logging.getLogger(__name__)
-
-# Test-only hook: when set, `log_verify` sleeps this many seconds after judging
-# a log and before writing anything, so the pipeline tests can SIGKILL a worker
-# in the middle of a verification. Never set it in production.
-TEST_PAUSE_ENV = "SPEED_TEST_PAUSE_BEFORE_WRITE"
 
 
 def _refuse_constant(name: str) -> None:
@@ -171,13 +164,6 @@ def _judge(data: bytes) -> tuple[Verdict | None, str]:
         return None, f"The verifier failed on this log ({type(exc).__name__}: {exc}); an operator will look."
 
 
-def _test_pause(log_id: int) -> None:
-    seconds = float(os.environ.get(TEST_PAUSE_ENV, "0") or 0)
-    if seconds > 0:
-        logger.warning("test hook: pausing %.1fs before writing the verdict of log %s", seconds, log_id)
-        time.sleep(seconds)
-
-
 def _winner_player(verdict: Verdict, match: Match) -> Player | None:
     if verdict.winner is None or verdict.players is None:
         return None
@@ -305,7 +291,6 @@ def _log_verify(*, log_id: int, force: bool) -> MatchLog | None:
         return log
 
     verdict, failure = _judge(bytes(log.data))
-    _test_pause(log.pk)
 
     game = log.game
     mark_locked(game)

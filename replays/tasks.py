@@ -44,11 +44,3 @@ def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
     if not self.request.is_eager:  # in a worker: replace a connection a database restart broke
         close_old_connections()
     log_verify(log_id=log_id, force=force)
-
-
-@shared_task(name="replays.noop", acks_late=True, reject_on_worker_lost=True, ignore_result=True, bind=True)
-def noop_task(self: Task, log_id: int, force: bool = False) -> None:
-    """Nothing but the same connection housekeeping, with the same signature and options:
-    the baseline that `manage.py bench_pipeline` compares verification with."""
-    if not self.request.is_eager:
-        close_old_connections()

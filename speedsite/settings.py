@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "replays",
     "tournaments",
     "web",
+    "benchmarks",
 ]
 
 MIDDLEWARE = [

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
+
+    def ready(self) -> None:
+        # A decided match reaches ratings and tournament advancement through the
+        # listener registry of the app below (matches never imports tournaments).
+        from matches.listeners import on_match_finished  # noqa: PLC0415 - apps are loaded only now
+
+        from .services import tournament_match_decided  # noqa: PLC0415
+
+        on_match_finished(tournament_match_decided)

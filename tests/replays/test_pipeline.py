@@ -11,18 +11,19 @@ import re
 import statistics
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from io import StringIO
 from typing import Any
 
+import psycopg
 import pytest
 import redis
 from django.conf import settings
 from django.core.management import call_command
 
+from benchmarks.workers import WorkerProcess, current_database_url
 from matches.models import Game, Match
 from replays.models import LogVerdict, MatchLog
-from replays.services import TEST_PAUSE_ENV
-from replays.workers import WorkerProcess, current_database_url
 from speedsite.celery import app as celery_app
 from tests.matches.factories import body, deadlock_log, make_match, tampered, won_log
 
@@ -151,21 +152,48 @@ def test_disagreeing_logs_dispute_the_game_in_the_worker(client_for, alice, ben,
     assert Game.objects.filter(match=match).count() == 1
 
 
+@contextmanager
+def game_row_locked(game_id: int) -> Iterator[psycopg.Connection]:
+    """Hold the game's row lock from a connection of the test's own, outside Django."""
+    with psycopg.connect(current_database_url().replace("postgres://", "postgresql://", 1)) as held:
+        held.execute("SELECT id FROM matches_game WHERE id = %s FOR UPDATE", [game_id])
+        yield held
+        held.rollback()
+
+
+def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, timeout: float = 30) -> None:
+    """The barrier: another backend of this database is blocked on a row lock (ours)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        waiting = held.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+        ).fetchone()
+        if waiting and waiting[0]:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no backend waited on the game's row lock within {timeout}s")
+
+
 @pytest.mark.usefixtures("broker", "transactional_db")
 def test_a_worker_killed_mid_verification_leaves_nothing_half_written(client_for, alice, ben, tmp_path):
-    """SIGKILL the worker while it holds the log between judging and writing; a new worker finishes it once."""
+    """SIGKILL the worker after it judged the log and began writing; a new worker finishes it once.
+
+    The test holds the game's row lock, so the worker stops at its write to the
+    game, after writing the verdict in its open transaction: a kill there is a
+    kill in the middle of the writes, reached without any sleep in the code.
+    """
     match = make_match(alice, ben, best_of=3)
     game = match.games.get()
-    slow = WorkerProcess(
-        env=worker_env(**{TEST_PAUSE_ENV: "60"}), concurrency=1, log_path=tmp_path / "slow.log"
-    ).wait_ready()
-    try:
-        response = post_log(client_for(alice.user), game.pk, body(won_log("speed", ["alice", "ben"], winner_seat=0)))
-        assert response.status_code == 202
-        log_id = response.json()["id"]
-        slow.wait_for(f"before writing the verdict of log {log_id}", timeout=30)
-    finally:
-        slow.kill()
+    response = post_log(client_for(alice.user), game.pk, body(won_log("speed", ["alice", "ben"], winner_seat=0)))
+    assert response.status_code == 202
+    log_id = response.json()["id"]
+    with game_row_locked(game.pk) as held:
+        doomed = WorkerProcess(env=worker_env(), concurrency=1, log_path=tmp_path / "doomed.log").wait_ready()
+        try:
+            wait_for_a_backend_waiting_on_a_lock(held)
+        finally:
+            doomed.kill()
 
     log = MatchLog.objects.get(pk=log_id)
     assert log.status == MatchLog.Status.PENDING

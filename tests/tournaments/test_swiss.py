@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.tournament_workloads import random_swiss
 from tournaments.generators import EntrantId, SwissPlayer, SwissRound, swiss_round
-from tournaments.generators.bench import random_swiss
 
 
 class Event:

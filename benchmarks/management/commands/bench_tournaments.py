@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from benchmarks.tournament_workloads import random_swiss, run_bench
 from matches.models import Player
-from tournaments.generators.bench import random_swiss, run_bench
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
 

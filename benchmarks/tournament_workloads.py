@@ -1,6 +1,6 @@
 """Timings for the generators at the sizes the issue names.
 
-`python -m tournaments.generators.bench` prints them; the `bench_tournaments`
+`python -m benchmarks.tournament_workloads` prints them; the `bench_tournaments`
 management command wraps `run_bench` and adds the database side.
 """
 
@@ -11,12 +11,11 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from tournaments.generators.advance import advance
+from tournaments.generators.double_elimination import double_elimination
+from tournaments.generators.entrants import EntrantId
+from tournaments.generators.swiss import SwissPlayer, swiss_round
 from tournaments.standings import MatchRecord, compute_standings
-
-from .advance import advance
-from .double_elimination import double_elimination
-from .entrants import EntrantId
-from .swiss import SwissPlayer, swiss_round
 
 Result = TypeVar("Result")
 

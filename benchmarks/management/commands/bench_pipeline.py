@@ -28,14 +28,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
+from benchmarks.tasks import noop_task
+from benchmarks.workers import WorkerProcess, current_database_url
 from matches.models import Match
 from matches.selectors import player_get
 from matches.services import match_create, player_create
 from replays.engine import simulate
 from replays.models import MatchLog
 from replays.services import log_submit
-from replays.tasks import log_verify_task, noop_task
-from replays.workers import WorkerProcess, current_database_url
+from replays.tasks import log_verify_task
 from speedsite.celery import app as celery_app
 
 BAR = 0.5

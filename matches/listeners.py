@@ -1,0 +1,41 @@
+"""What happens after a match is decided, told to the apps above without importing them.
+
+`matches` sits at the bottom of the apps' layers (import-linter checks it):
+it never imports tournaments or ratings. An app that must act when a match
+finishes registers a listener in its `AppConfig.ready()`; `match_finish`
+calls every listener, in registration order, inside the transaction that
+decides the match, so a listener's failure undoes the whole result. This is
+plain function calls, not Django signals: the flow is explicit and typed,
+and a missing registration fails loudly in tests.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .models import Match
+
+
+class MatchFinishedListener(Protocol):
+    """Called with the match (its row locked, winner set) in the deciding transaction."""
+
+    def __call__(self, *, match: Match) -> None: ...
+
+
+_match_finished: list[MatchFinishedListener] = []
+
+
+def on_match_finished(listener: MatchFinishedListener) -> None:
+    """Register a listener (idempotent: `ready()` may run more than once in tests)."""
+    if listener not in _match_finished:
+        _match_finished.append(listener)
+
+
+def match_finished_listeners() -> tuple[MatchFinishedListener, ...]:
+    return tuple(_match_finished)
+
+
+def match_finished_notify(*, match: Match) -> None:
+    """Tell every registered listener that `match` was just decided."""
+    for listener in _match_finished:
+        listener(match=match)
