@@ -12,11 +12,10 @@ from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
-from speedsite.db import pipelined_cursor
 from speedsite.errors import Invalid, NotAllowed
 
 from .listeners import match_finished_notify
@@ -28,6 +27,7 @@ from .selectors import (
     user_is_organiser,
     user_player,
 )
+from .series import series_step
 
 HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 MAX_SERIES_LENGTH = 99
@@ -189,56 +189,21 @@ def match_finish(*, match: Match, winner: Player) -> Match:
     return match
 
 
-# Deciding a game is on the verification pipeline's hot path (the bar: at least
-# half the rate of a no-op Celery task), so its statements are plain SQL (the ORM
-# spends more time building each than PostgreSQL spends running it) and none of
-# them reads a result back, so a statement pipeline sends them with the commit.
-_DECIDE_GAME = "UPDATE matches_game SET winner_id = %s, status = %s, decided_by = %s, decided_at = %s WHERE id = %s"
-_GAMES_OF_MATCH = "SELECT number, status, winner_id FROM matches_game WHERE match_id = %s"
-# Opening a game is an INSERT of every column that reads nothing back (no RETURNING),
-# so it too waits for the commit; the values come from the model's own defaults.
-_GAME_INSERT_FIELDS = [field for field in Game._meta.local_concrete_fields if field is not Game._meta.auto_field]
-_OPEN_GAME = "INSERT INTO {table} ({columns}) VALUES ({values})".format(  # noqa: S608 - names from the model
-    table=Game._meta.db_table,
-    columns=", ".join(field.column for field in _GAME_INSERT_FIELDS),
-    values=", ".join(["%s"] * len(_GAME_INSERT_FIELDS)),
-)
-
-GameRow = tuple[int, str, int | None]
-"""A game of a match as the series rule needs it: number, status, winner's id."""
-
-
-def _game_open(*, match: Match, number: int) -> None:
-    """Open game `number` of the match (its id is not read back)."""
-    game = Game(match=match, number=number)
-    values = [field.get_db_prep_save(field.pre_save(game, add=True), connection) for field in _GAME_INSERT_FIELDS]
-    with pipelined_cursor() as cursor:
-        cursor.execute(_OPEN_GAME, values)
-
-
-def _match_progress(*, match: Match, games: list[GameRow] | None = None) -> None:
-    """After a game changed: finish the match if someone has the wins, else open the next game.
-
-    `games` are the match's games as they now stand, when the caller has them
-    (read under the match lock); otherwise they are read here.
-    """
+def _match_progress(*, match: Match) -> None:
+    """After a game changed: finish the match if someone has the wins, else open the next game if due."""
     if match.status != Match.Status.IN_PROGRESS:
         return
-    if games is None:
-        with pipelined_cursor() as cursor:
-            cursor.execute(_GAMES_OF_MATCH, [match.pk])
-            games = cursor.fetchall()
-    wins = {match.player_one_id: 0, match.player_two_id: 0}
-    for _number, status, winner_id in games:
-        if status == Game.Status.DECIDED and winner_id in wins:
-            wins[winner_id] += 1
-    leader_id = max(wins, key=wins.__getitem__)
-    if wins[leader_id] >= match.wins_needed:
-        match_finish(match=match, winner=match.player_one if leader_id == match.player_one_id else match.player_two)
-        return
-    # A disputed game holds the match until an organiser settles it: its result may end the match.
-    if not any(status in (Game.Status.OPEN, Game.Status.DISPUTED) for _, status, _ in games):
-        _game_open(match=match, number=max((number for number, _, _ in games), default=0) + 1)
+    step = series_step(
+        games=match.games.values_list("number", "status", "winner_id"),
+        player_ids=(match.player_one_id, match.player_two_id),
+        wins_needed=match.wins_needed,
+    )
+    if step.winner_id is not None:
+        match_finish(
+            match=match, winner=match.player_one if step.winner_id == match.player_one_id else match.player_two
+        )
+    elif step.open_game is not None:
+        Game.objects.create(match=match, number=step.open_game)
 
 
 def game_lock(*, game_id: int) -> Game:
@@ -253,32 +218,15 @@ def game_lock(*, game_id: int) -> Game:
     locked = Match.objects.select_for_update(of=("self",)).filter(games__id=game_id).values_list("id", flat=True)
     if not locked:
         raise Game.DoesNotExist(f"no game {game_id}")
-    game = Game.objects.select_related("match__player_one", "match__player_two").get(pk=game_id)
-    return mark_locked(game)
+    return Game.objects.select_related("match__player_one", "match__player_two").get(pk=game_id)
 
 
-def mark_locked(game: Game) -> Game:
-    """Note that the caller loaded `game` (with its match) while taking the match row's lock."""
-    game._match_locked = True  # type: ignore[attr-defined]
-    return game
-
-
-def _locked(game: Game) -> Game:
-    return game if getattr(game, "_match_locked", False) else game_lock(game_id=game.pk)
-
-
-# savepoint=False: these run inside the caller's transaction (a log's verification,
-# a report) where a savepoint would only add round trips; alone, they are atomic.
-@transaction.atomic(savepoint=False)
-def game_decide(
-    *, game: Game, winner: Player | None, decided_by: str, games_before: list[GameRow] | None = None
-) -> Game:
+@transaction.atomic
+def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
     """Record a game's result (winner None: a void game) and move the match on.
 
-    `games_before`: the match's games read under the match lock before this
-    decision, when the caller has them (it saves reading them again).
+    The caller holds the match row's lock: `game` came from `game_lock` in this transaction.
     """
-    game = _locked(game)
     match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
         raise Invalid(f"{winner.handle!r} does not play in this match.")
@@ -286,19 +234,17 @@ def game_decide(
     game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
-    with pipelined_cursor() as cursor:
-        cursor.execute(_DECIDE_GAME, [game.winner_id, game.status, decided_by, game.decided_at, game.pk])
-    games = None
-    if games_before is not None:
-        games = [row if row[0] != game.number else (game.number, game.status, game.winner_id) for row in games_before]
-    _match_progress(match=match, games=games)
+    game.save(update_fields=["winner", "status", "decided_by", "decided_at"])
+    _match_progress(match=match)
     return game
 
 
-@transaction.atomic(savepoint=False)
+@transaction.atomic
 def game_dispute(*, game: Game) -> Game:
-    """Results disagree: the game waits for an organiser; nothing already recorded is overwritten."""
-    game = _locked(game)
+    """Results disagree: the game waits for an organiser; nothing already recorded is overwritten.
+
+    The caller holds the match row's lock (`game_lock`).
+    """
     if game.status != Game.Status.DISPUTED:
         game.status = Game.Status.DISPUTED
         game.save(update_fields=["status"])
@@ -321,7 +267,7 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
 @transaction.atomic
 def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
     """A player reports who won; when both players report the same winner, that decides the game."""
-    game = _locked(game)
+    game = game_lock(game_id=game.pk)
     match = game.match
     me = user_player(user=user)
     if me is None or me.pk not in (match.player_one_id, match.player_two_id):
@@ -348,7 +294,7 @@ def game_set_result(*, game: Game, user: AnyUser, winner: str | None) -> Game:
     """An organiser sets (or settles) a game's result; `winner` None voids the game."""
     if not user_is_organiser(user=user):
         raise NotAllowed("Only organisers can set a game's result.")
-    game = _locked(game)
+    game = game_lock(game_id=game.pk)
     match = game.match
     if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
         raise Invalid(

@@ -1,0 +1,14 @@
+"""Every change to logs, by sub-domain (HackSoft services: `<entity>_<action>`, keyword-only).
+
+- `submission`: store a submitted log verbatim and enqueue its verification;
+- `verification`: judge a stored log and apply the verdict to its game;
+- `steps`: the replay's steps, computed on first view and kept;
+- `reverification`: send stored logs (back) to the workers.
+"""
+
+from .reverification import logs_enqueue_verification
+from .steps import log_steps_build
+from .submission import log_submit
+from .verification import log_verify
+
+__all__ = ["log_steps_build", "log_submit", "log_verify", "logs_enqueue_verification"]

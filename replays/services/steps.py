@@ -1,0 +1,41 @@
+"""Replay steps: the table after the deal and after each event, computed on first view and kept."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from replays.engine import ENGINE_VERSION, verify_bytes
+from speedsite.errors import Conflict
+
+from ..models import MatchLog, ReplaySteps
+
+logger = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def log_steps_build(*, log: MatchLog) -> ReplaySteps:
+    """The replay's steps for a log, computed from the stored bytes and kept for this engine version.
+
+    Computed on first view rather than in the worker: most logs are never
+    replayed, the steps are many times larger than the log, and keeping them
+    out of the verification task keeps the pipeline fast. Cached in the
+    database (one row per log) so every later view is a single read, and
+    recomputed when the engine version changes.
+    """
+    cached = ReplaySteps.objects.filter(log=log).first()
+    if cached is not None and cached.engine_version == ENGINE_VERSION:
+        return cached
+    try:
+        verdict = verify_bytes(bytes(log.data), steps=True)
+    except Exception as exc:  # an engine bug: say so, never a 500
+        logger.exception("engine failed computing the steps of log %s", log.pk)
+        raise Conflict(
+            f"The replay of log {log.pk} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
+        ) from exc
+    steps = [step.to_dict() for step in verdict.steps or ()]
+    replay, _ = ReplaySteps.objects.update_or_create(
+        log=log, defaults={"engine_version": ENGINE_VERSION, "steps": steps}
+    )
+    return replay

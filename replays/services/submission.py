@@ -1,0 +1,138 @@
+"""Submitting a log: store the bytes verbatim, check what can be checked at once, enqueue verification.
+
+The document is stored in the transaction that creates its row, before any
+verdict; verification is enqueued only after commit (robustly: with the
+broker down the log stays `pending` for `manage.py reverify --pending`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import orjson
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from matches.models import Game, Match
+from matches.selectors import user_is_organiser, user_player
+from matches.services import AnyUser, game_lock
+from replays.engine import LogError, ruleset_from_json
+from speedsite.errors import Invalid, NotAllowed, NotFound, TooLarge
+
+from ..models import MatchLog
+from .reverification import logs_enqueue_verification
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_document(data: bytes) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as first_error:
+        try:  # the standard parser accepts integers orjson refuses (beyond 64 bits), like the engine
+            return json.loads(data, parse_constant=_refuse_constant)
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
+            raise Invalid(
+                f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body."
+            ) from first_error
+
+
+def _check_players(document: dict[str, Any], match: Match) -> None:
+    names = document.get("players")
+    handles = [match.player_one.handle, match.player_two.handle]
+    if (
+        not isinstance(names, list)
+        or len(names) != 2
+        or not all(isinstance(name, str) for name in names)
+        or sorted(name.lower() for name in names) != sorted(handle.lower() for handle in handles)
+    ):
+        raise Invalid(
+            f"The log's players are {names!r}, but this match is between {handles[0]!r} and {handles[1]!r}: "
+            "the log's `players` must list exactly these two handles, one per seat (either order).",
+            extra={"field": "players", "expected": handles},
+        )
+
+
+def _check_ruleset(document: dict[str, Any], match: Match) -> None:
+    """A log whose ruleset is readable must be the match's ruleset; an unreadable one is the engine's to reject."""
+    try:
+        ruleset = ruleset_from_json(document.get("ruleset"))
+    except LogError:
+        return
+    if ruleset.to_json() != match.ruleset:
+        differ = {key: value for key, value in ruleset.to_json().items() if match.ruleset.get(key) != value}
+        raise Invalid(
+            f"The log's ruleset is not this match's ruleset ({match.ruleset_name or 'custom'}); "
+            f"it differs in {', '.join(sorted(differ))}.",
+            extra={"field": "ruleset", "expected": match.ruleset, "differs": differ},
+        )
+
+
+_DECIDED_BY_WORDS = {
+    Game.DecidedBy.LOG: "a verified log",
+    Game.DecidedBy.PLAYERS: "both players' reports",
+    Game.DecidedBy.ORGANISER: "an organiser",
+}
+
+
+@transaction.atomic
+def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True) -> tuple[MatchLog, bool]:
+    """Store a submitted log for a game and enqueue its verification. Returns (log, created).
+
+    The same document for the same game is the same submission: the existing
+    row comes back with created False. `enqueue=False` stores the log pending
+    without sending it to the workers (the benchmark sends it itself).
+    """
+    try:
+        game = game_lock(game_id=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"There is no game {game_id}.") from None
+    match = game.match
+    if not user_is_organiser(user=user):
+        me = user_player(user=user)
+        if me is None or me.pk not in (match.player_one_id, match.player_two_id):
+            raise NotAllowed(
+                f"Only {match.player_one.handle!r}, {match.player_two.handle!r} or an organiser can submit "
+                "logs for this match.",
+            )
+    if len(data) > settings.SPEED_LOG_MAX_BYTES:
+        raise TooLarge(f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.")
+    digest = hashlib.sha256(data).hexdigest()
+    existing = MatchLog.objects.filter(game=game, sha256=digest).first()
+    if existing is not None:
+        return existing, False
+
+    document = _parse_document(data)
+    if not isinstance(document, dict):
+        raise Invalid(
+            f"The body is JSON but not an object (it is a {type(document).__name__}); "
+            "send the speed-log/1 log object itself."
+        )
+    if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
+        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
+        raise Invalid(
+            f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
+            "Ask an organiser if the result is wrong.",
+            extra={"game_status": game.status, "decided_by": game.decided_by},
+        )
+    _check_players(document, match)
+    _check_ruleset(document, match)
+
+    try:
+        with transaction.atomic():
+            log = MatchLog.objects.create(
+                game=game,
+                data=data,
+                size=len(data),
+                sha256=digest,
+                submitted_by=user if user is not None and user.is_authenticated else None,
+            )
+    except IntegrityError:  # the same document raced in; it is the same submission
+        return MatchLog.objects.get(game=game, sha256=digest), False
+    if enqueue:
+        logs_enqueue_verification(log_ids=[log.pk])
+    return log, True

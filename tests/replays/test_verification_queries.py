@@ -1,0 +1,83 @@
+"""Exact statement counts of `log_verify` on each of its paths, printed in full when one changes.
+
+The verification is the pipeline's hot path: a statement more per log is a
+round trip more per log. Each path is pinned: a game decided while the match
+goes on, a match finished, and a tournament's match finished (which also
+rates both players and advances the tournament).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import orjson
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches.models import Game, Match
+from replays.models import MatchLog
+from replays.services import log_submit, log_verify
+from tests.factories import make_match, make_players, make_tournament, ready, won_log
+from tournaments.models import TournamentMatch
+
+pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def exactly(count: int) -> Iterator[None]:
+    """Like django_assert_num_queries, but lists every statement when the count differs."""
+    with CaptureQueriesContext(connection) as captured:
+        yield
+    statements = [query["sql"] for query in captured.captured_queries]
+    listing = "\n".join(f"{number}. {sql}" for number, sql in enumerate(statements, start=1))
+    assert len(statements) == count, f"{len(statements)} statements, expected {count}:\n{listing}"
+
+
+def pending_log(match: Match, *, winner_seat: int, user) -> MatchLog:
+    game = match.games.get(status=Game.Status.OPEN)
+    names = [match.player_one.handle, match.player_two.handle]
+    document = won_log(match.ruleset_name or "speed", names, winner_seat=winner_seat, start=game.number * 100)
+    log, _ = log_submit(game_id=game.pk, data=orjson.dumps(document), user=user, enqueue=False)
+    return log
+
+
+def verify(log: MatchLog) -> Callable[[], MatchLog | None]:
+    return lambda: log_verify(log_id=log.pk)
+
+
+def test_a_game_decided_while_the_match_goes_on(organiser) -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=3)
+    log = pending_log(match, winner_seat=0, user=organiser)
+    # The savepoint (a test runs in a transaction; in a worker it is the BEGIN); the lock, the
+    # load and the games (one round trip); the verdict, the game and the next game (one more).
+    with exactly(8):
+        log_verify(log_id=log.pk)
+    assert list(match.games.values_list("number", "status")) == [(1, "decided"), (2, "open")]
+
+
+def test_a_match_finished(organiser) -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=1)
+    log = pending_log(match, winner_seat=1, user=organiser)
+    # The hot path up to the verdict, then matches.services ends the match and the
+    # ratings listener rates both players; nothing in a tournament.
+    with exactly(18):
+        log_verify(log_id=log.pk)
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, two.pk)
+
+
+def test_a_tournament_match_finished(organiser) -> None:
+    players = make_players(4)
+    tournament = make_tournament(organiser, players, format="single_elimination")
+    pairing = ready(tournament)[0]
+    match = Match.objects.select_related("player_one", "player_two").get(pk=pairing.match_id)
+    log = pending_log(match, winner_seat=0, user=organiser)
+    # As above, then the tournaments listener records the result and advances the bracket.
+    with exactly(26):
+        log_verify(log_id=log.pk)
+    pairing.refresh_from_db()
+    assert (pairing.status, pairing.winner_id) == (TournamentMatch.Status.DECIDED, match.player_one_id)
