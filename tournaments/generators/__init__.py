@@ -6,9 +6,9 @@ result; everything here is tested without a database.
 
 from .advance import BracketState, MatchStatus, MatchView, Placing, advance
 from .bracket import Bracket, BracketMatch, Empty, LoserOf, PlayedIf, Section, Seeded, SlotRef, WinnerOf
-from .corrections import CorrectionPlan, MatchChange, plan_correction
+from .corrections import CorrectionPlan, MatchChange, plan_correction, plan_reseed
 from .double_elimination import double_elimination
-from .entrants import EntrantId, InvalidResultError, Pairing
+from .entrants import EntrantId, GeneratorUserError, InvalidResultError, Pairing
 from .groups import GroupStage, group_stage, playoff_seeds
 from .round_robin import RoundRobinSchedule, ScheduledRound, berger_table, round_robin
 from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
@@ -23,6 +23,7 @@ __all__ = [
     "CorrectionPlan",
     "Empty",
     "EntrantId",
+    "GeneratorUserError",
     "GroupStage",
     "InvalidResultError",
     "LoserOf",
@@ -50,6 +51,7 @@ __all__ = [
     "double_elimination",
     "group_stage",
     "plan_correction",
+    "plan_reseed",
     "playoff_seeds",
     "round_robin",
     "single_elimination",

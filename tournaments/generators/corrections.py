@@ -74,21 +74,7 @@ def plan_correction(
         corrected.pop(match_id, None)
     else:
         corrected[match_id] = new_winner
-    # Drop later results whose match now has different entrants, until nothing
-    # more changes; each pass can only remove results, so this ends.
-    while True:
-        after = advance(bracket, corrected, strict=False)
-        stale = [
-            other
-            for other in corrected
-            if other != match_id
-            and (after.matches[other].entrants != before.matches[other].entrants or other in after.ignored_results)
-        ]
-        if not stale:
-            break
-        for other in stale:
-            del corrected[other]
-
+    after, corrected = _settle(bracket, before, corrected, keep=match_id)
     changes = tuple(
         MatchChange(other, before.matches[other], view)
         for other, view in after.matches.items()
@@ -102,3 +88,43 @@ def plan_correction(
         results_after=corrected,
         state_after=after,
     )
+
+
+def plan_reseed(before: Bracket, after: Bracket, results: Mapping[str, EntrantId]) -> tuple[MatchChange, ...]:
+    """What changes when a bracket is drawn again with other entrants in its lines (the same shape).
+
+    Groups then playoffs: a corrected group result can change who reaches the
+    playoff, or where. Results whose match keeps its entrants stand; the others
+    are dropped, as in `plan_correction`.
+    """
+    if [match.match_id for match in before.matches] != [match.match_id for match in after.matches]:
+        raise ValueError("a bracket can only be re-seeded into one of the same shape")
+    state_before = advance(before, results)
+    state_after, _ = _settle(after, state_before, dict(results), keep=None)
+    return tuple(
+        MatchChange(match_id, state_before.matches[match_id], view)
+        for match_id, view in state_after.matches.items()
+        if view != state_before.matches[match_id]
+    )
+
+
+def _settle(
+    bracket: Bracket, before: BracketState, corrected: dict[str, EntrantId], *, keep: str | None
+) -> tuple[BracketState, dict[str, EntrantId]]:
+    """Drop later results whose match now has different entrants, until nothing more changes.
+
+    Each pass can only remove results, so this ends. `keep` is the corrected
+    match itself, whose new result stands.
+    """
+    while True:
+        after = advance(bracket, corrected, strict=False)
+        stale = [
+            other
+            for other in corrected
+            if other != keep
+            and (after.matches[other].entrants != before.matches[other].entrants or other in after.ignored_results)
+        ]
+        if not stale:
+            return after, corrected
+        for other in stale:
+            del corrected[other]

@@ -30,19 +30,29 @@ class Pairing:
         raise ValueError(f"{entrant!r} is not in {self}")
 
 
-class InvalidResultError(ValueError):
+class GeneratorUserError(ValueError):
+    """Something an organiser can fix: too few entrants, an option that cannot work, a result that does not fit.
+
+    The one error the generators raise for their callers' input (as Tabbycat's
+    `DrawUserError`); the services translate it once into `speedsite.errors.Invalid`
+    with this message. Any other exception from a generator is a bug. It is a
+    `ValueError`, so code that only knows `ValueError` still catches it.
+    """
+
+
+class InvalidResultError(GeneratorUserError):
     """A result names a match that cannot be decided yet, or a winner who is not in it."""
 
 
 def require_distinct(entrants: Iterable[EntrantId], *, minimum: int = 2) -> tuple[EntrantId, ...]:
     """Return the entrants as a tuple, checking there are enough and none repeats.
 
-    Raises `ValueError` with the offending ids, so an organiser's mistake is
-    caught before any pairing is made.
+    Raises `GeneratorUserError` for too few entrants (the organiser enters more)
+    and `ValueError` with the offending ids for a repeat (a caller's bug).
     """
     entrant_tuple = tuple(entrants)
     if len(entrant_tuple) < minimum:
-        raise ValueError(f"need at least {minimum} entrants, got {len(entrant_tuple)}")
+        raise GeneratorUserError(f"need at least {minimum} entrants, got {len(entrant_tuple)}")
     seen: set[EntrantId] = set()
     repeated: list[EntrantId] = []
     for entrant in entrant_tuple:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .entrants import EntrantId, require_distinct
+from .entrants import EntrantId, GeneratorUserError, require_distinct
 from .round_robin import RoundRobinSchedule, round_robin
 from .seeding import bracket_size, standard_seed_order
 
@@ -28,7 +28,7 @@ def group_stage(entrants: Sequence[EntrantId], *, group_count: int, double: bool
     """Snake-seed `entrants` (best first) into `group_count` groups of at least two."""
     seeded = require_distinct(entrants)
     if group_count < 1 or len(seeded) < 2 * group_count:
-        raise ValueError(f"{len(seeded)} entrants cannot fill {group_count} groups of at least 2")
+        raise GeneratorUserError(f"{len(seeded)} entrants cannot fill {group_count} groups of at least 2")
     groups: list[list[EntrantId]] = [[] for _ in range(group_count)]
     for index, entrant in enumerate(seeded):
         lap, offset = divmod(index, group_count)
@@ -49,10 +49,10 @@ def playoff_seeds(group_rankings: Sequence[Sequence[EntrantId]], *, advance_per_
     within that).
     """
     if advance_per_group < 1:
-        raise ValueError("at least one entrant per group must advance")
+        raise GeneratorUserError("at least one entrant per group must advance")
     for index, ranking in enumerate(group_rankings):
         if len(ranking) < advance_per_group:
-            raise ValueError(f"group {index + 1} has {len(ranking)} entrants; {advance_per_group} must advance")
+            raise GeneratorUserError(f"group {index + 1} has {len(ranking)} entrants; {advance_per_group} must advance")
     group_count = len(group_rankings)
     order = standard_seed_order(bracket_size(group_count * advance_per_group))
     line_of_seed = {seed: line for line, seed in enumerate(order)}

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from enum import StrEnum
 
-from .entrants import EntrantId, require_distinct
+from .entrants import EntrantId, GeneratorUserError, require_distinct
 
 
 class Seeding(StrEnum):
@@ -28,7 +28,7 @@ class Seeding(StrEnum):
 def bracket_size(entrant_count: int) -> int:
     """The smallest power of two holding `entrant_count` entrants (at least 2)."""
     if entrant_count < 2:
-        raise ValueError(f"a bracket needs at least 2 entrants, got {entrant_count}")
+        raise GeneratorUserError(f"a bracket needs at least 2 entrants, got {entrant_count}")
     return 1 << (entrant_count - 1).bit_length()
 
 
@@ -61,8 +61,8 @@ def bracket_lines(
     round-one matches). With AS_GIVEN placement the first entrants in the list
     take the byes, one per match, and the rest are paired in list order.
 
-    Raises `ValueError` for fewer than two or repeated entrants, or RANDOM
-    placement without an `rng_seed` (a draw must be reproducible).
+    Raises `GeneratorUserError` for fewer than two entrants or RANDOM placement
+    without an `rng_seed` (a draw must be reproducible), `ValueError` for repeats.
     """
     ordered = list(require_distinct(entrants))
     size = bracket_size(len(ordered))
@@ -75,6 +75,6 @@ def bracket_lines(
         return lines
     if seeding is Seeding.RANDOM:
         if rng_seed is None:
-            raise ValueError("random seeding needs an rng_seed so the draw can be reproduced")
+            raise GeneratorUserError("random seeding needs an rng_seed so the draw can be reproduced")
         random.Random(rng_seed).shuffle(ordered)
     return [ordered[seed - 1] if seed <= len(ordered) else None for seed in standard_seed_order(size)]

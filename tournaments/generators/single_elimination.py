@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .bracket import Bracket, BracketMatch, LoserOf, Section, knockout_sources, linked
-from .entrants import EntrantId
+from .entrants import EntrantId, GeneratorUserError
 from .seeding import Seeding, bracket_lines
 
 THIRD_PLACE_ID = "3P"
@@ -32,12 +32,12 @@ def single_elimination(
 
     `entrants` are listed best seed first (or top to bottom for AS_GIVEN).
     With `third_place`, the semi-final losers meet for third place; that needs
-    semi-finals, so at least three entrants (`ValueError` otherwise).
+    semi-finals, so at least three entrants (`GeneratorUserError` otherwise).
     """
     lines = bracket_lines(entrants, seeding=seeding, rng_seed=rng_seed)
     rounds = (len(lines) - 1).bit_length()
     if third_place and rounds < 2:
-        raise ValueError("a third-place match needs semi-finals: at least 3 entrants")
+        raise GeneratorUserError("a third-place match needs semi-finals: at least 3 entrants")
     matches: list[BracketMatch] = []
     for round_number in range(1, rounds + 1):
         is_final = round_number == rounds

@@ -11,7 +11,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .entrants import EntrantId, InvalidResultError, Pairing, competition_ranks, require_distinct
+from .entrants import (
+    EntrantId,
+    GeneratorUserError,
+    InvalidResultError,
+    Pairing,
+    competition_ranks,
+    require_distinct,
+)
 
 
 @dataclass(frozen=True)
@@ -63,11 +70,11 @@ def winner_stays_on(
 
     The first entrant holds the table at the start; the rest queue in order.
     Raises `InvalidResultError` if a winner was not in that match or there are
-    more results than `max_matches`, and `ValueError` if `max_matches` < 1.
+    more results than `max_matches`, and `GeneratorUserError` if `max_matches` < 1.
     """
     entrant_tuple = require_distinct(entrants)
     if max_matches < 1:
-        raise ValueError(f"max_matches must be at least 1, got {max_matches}")
+        raise GeneratorUserError(f"max_matches must be at least 1, got {max_matches}")
     if len(winners) > max_matches:
         raise InvalidResultError(f"{len(winners)} results for an event of {max_matches} matches")
     holder = entrant_tuple[0]
