@@ -1,16 +1,17 @@
-"""Correcting a decided result: what it touches downstream, and applying it.
+"""Correcting a decided result: the plan's shape, the helpers formats plan with, and applying it.
 
-Elimination brackets use the pure `plan_correction` (recompute from results,
-dropping later results whose players changed). Winner stays on replays the
-queue: from the first later match whose pairing differs, every later match
-goes. Round-robin and Swiss pairings do not depend on earlier results once
-made, so a correction there changes only the standings.
+Each format plans its own correction (`TournamentFormat.plan_correction`):
+brackets use the pure `plan_correction` (recompute from results, dropping
+later results whose players changed) through `bracket_plan`; winner stays on
+replays its queue; round robin and Swiss change only the standings.
+`correction_apply` saves any plan the same way.
 
-Called by `tournaments.services.pairing_correct` with the tournament locked.
+Called by `tournaments.services.corrections.pairing_correct` with the tournament locked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +19,10 @@ from django.db import DatabaseError
 
 from matches.models import Game, Match
 from replays.models import MatchLog
-from speedsite.errors import Invalid
-from tournaments.generators import InvalidResultError, MatchStatus, plan_correction, winner_stays_on
+from tournaments.generators import Bracket, MatchChange, MatchStatus, plan_correction
 
 from .models import Entrant, Tournament, TournamentMatch
-from .progress import default_max_matches
-from .selectors import bracket_for, bracket_results, entrant_list
+from .pairings import bracket_results
 
 
 class MatchBusyError(Exception):
@@ -83,10 +82,9 @@ class CorrectionContext:
     entrants: list[Entrant]
     pairings: dict[str, TournamentMatch]
 
-    @classmethod
-    def load(cls, tournament: Tournament) -> CorrectionContext:
-        pairings = TournamentMatch.objects.filter(tournament=tournament).order_by("id")
-        return cls(tournament, entrant_list(tournament=tournament), {pairing.key: pairing for pairing in pairings})
+    @property
+    def seeded(self) -> list[int]:
+        return [entrant.player_id for entrant in self.entrants]
 
     def handle(self, player_id: int | None) -> str | None:
         return next((e.player.handle for e in self.entrants if e.player_id == player_id), None)
@@ -114,17 +112,7 @@ class PlannedChange:
     ready_after: bool
 
 
-def correction_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
-    """Every later pairing the correction touches (nothing is saved)."""
-    tournament = context.tournament
-    if tournament.is_elimination:
-        return _bracket_plan(context, target, new_winner)
-    if tournament.format == Tournament.Format.WINNER_STAYS_ON:
-        return _winner_stays_on_plan(context, target, new_winner)
-    return []
-
-
-def _started_match_ids(match_ids: list[int]) -> set[int]:
+def started_match_ids(match_ids: list[int]) -> set[int]:
     """Matches with anything played or submitted: finished, a settled or disputed game, a report, or a log."""
     if not match_ids:
         return set()
@@ -137,17 +125,20 @@ def _started_match_ids(match_ids: list[int]) -> set[int]:
     return started
 
 
-def _bracket_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
-    seeded = [entrant.player_id for entrant in context.entrants]
-    bracket = bracket_for(tournament=context.tournament, seeded_player_ids=seeded)
-    try:
-        plan = plan_correction(bracket, bracket_results(context.pairings.values()), target.key, new_winner)
-    except InvalidResultError as exc:
-        raise Invalid(str(exc)) from exc
-    touched = [context.pairings[change.match_id] for change in plan.changes]
-    started = _started_match_ids([pairing.match_id for pairing in touched if pairing.match_id is not None])
+def bracket_plan(
+    context: CorrectionContext, bracket: Bracket, target: TournamentMatch, new_winner: int
+) -> list[PlannedChange]:
+    """A corrected result in a bracket: later matches whose entrants change are re-filled or reset."""
+    plan = plan_correction(bracket, bracket_results(context.pairings.values()), target.key, new_winner)
+    return bracket_changes(context, plan.changes)
+
+
+def bracket_changes(context: CorrectionContext, changes: Sequence[MatchChange]) -> list[PlannedChange]:
+    """Bracket matches a correction changes, as pairing changes: re-filled if not started, else reset."""
+    touched = [context.pairings[change.match_id] for change in changes]
+    started = started_match_ids([pairing.match_id for pairing in touched if pairing.match_id is not None])
     planned: list[PlannedChange] = []
-    for change, pairing in zip(plan.changes, touched, strict=True):
+    for change, pairing in zip(changes, touched, strict=True):
         one, two = (entrant if isinstance(entrant, int) else None for entrant in change.after.entrants)
         winner = change.after.winner if isinstance(change.after.winner, int) else None
         after = {
@@ -163,41 +154,6 @@ def _bracket_plan(context: CorrectionContext, target: TournamentMatch, new_winne
                 new_players=(one, two),
                 result_dropped=change.result_dropped,
                 ready_after=change.after.status is MatchStatus.READY,
-            )
-        )
-    return planned
-
-
-def _winner_stays_on_plan(context: CorrectionContext, target: TournamentMatch, new_winner: int) -> list[PlannedChange]:
-    ordered = sorted(context.pairings.values(), key=lambda pairing: pairing.round)
-    index = ordered.index(target)
-    winners = [pairing.winner_id for pairing in ordered[:index]] + [new_winner]
-    seeded = [entrant.player_id for entrant in context.entrants]
-    max_matches = context.tournament.max_matches or default_max_matches(len(seeded))
-    later = ordered[index + 1 :]
-    started = _started_match_ids([pairing.match_id for pairing in later if pairing.match_id is not None])
-    planned: list[PlannedChange] = []
-    for pairing in later:
-        if not planned:
-            state = winner_stays_on(seeded, [w for w in winners if w is not None], max_matches=max_matches)
-            expected = state.next_match
-            if expected is not None and (expected.first, expected.second) == (
-                pairing.player_one_id,
-                pairing.player_two_id,
-            ):
-                winners.append(pairing.winner_id)
-                continue
-        # From the first match that differs, every later one was played from a
-        # queue that never was: they all go, and play resumes from the corrected state.
-        action = "reset" if pairing.match_id in started else "remove"
-        after = {"players": [None, None], "status": "removed", "winner": None}
-        planned.append(
-            PlannedChange(
-                change=PairingChange(pairing.key, action, context.summary(pairing), after),
-                pairing=pairing,
-                new_players=None,
-                result_dropped=pairing.winner_id is not None,
-                ready_after=False,
             )
         )
     return planned

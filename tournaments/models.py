@@ -13,15 +13,25 @@ from django.db import models
 from tournaments.generators import Section, Seeding
 
 
+def format_choices() -> list[tuple[str, str]]:
+    """Every registered format (`tournaments.formats`): adding a format needs no migration."""
+    from tournaments.formats import format_choices as registered  # noqa: PLC0415 - the formats import the models
+
+    return registered()
+
+
 class Tournament(models.Model):
     """An event: a format, a series length and ruleset for every pairing, and tie-breaks."""
 
+    # Names for the keys of the formats code and tests refer to; the registry
+    # (`tournaments.formats`) is what lists and runs formats.
     class Format(models.TextChoices):
         SINGLE_ELIMINATION = "single_elimination", "Single elimination"
         DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
         WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
+        GROUPS_PLAYOFFS = "groups_playoffs", "Groups then playoffs"
 
     class Status(models.TextChoices):
         SETUP = "setup", "Taking entrants"
@@ -29,7 +39,7 @@ class Tournament(models.Model):
         FINISHED = "finished", "Finished"
 
     name = models.CharField(max_length=120)
-    format = models.CharField(max_length=24, choices=Format.choices)
+    format = models.CharField(max_length=24, choices=format_choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     # Every pairing becomes a matches.Match with this series and ruleset (as Match stores them).
     series = models.CharField(max_length=10, choices=[("best_of", "Best of N"), ("first_to", "First to N")])
@@ -47,6 +57,9 @@ class Tournament(models.Model):
     double_round_robin = models.BooleanField(default=False)
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_matches = models.PositiveIntegerField(null=True, blank=True)
+    # Groups then playoffs: how many groups (empty: groups of about four), and how many of each reach the playoff.
+    group_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    advance_per_group = models.PositiveSmallIntegerField(default=2)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -63,10 +76,6 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_elimination(self) -> bool:
-        return self.format in (self.Format.SINGLE_ELIMINATION, self.Format.DOUBLE_ELIMINATION)
 
 
 class Entrant(models.Model):
@@ -95,7 +104,7 @@ class TournamentMatch(models.Model):
     """One pairing of a tournament: a bracket slot, a round-robin or Swiss board, or a winner-stays-on match.
 
     `key` names it within the tournament ("W1-3", "L2-1", "GF1", "RR2-1",
-    "S3-4", "S3-bye", "M7"). The matches.Match is created once both players
+    "S3-4", "S3-bye", "M7", "G2-1-3" for group 2's round 1, board 3). The matches.Match is created once both players
     are known; byes and void bracket matches never get one. `winner` is the
     tournament's result: the match's winner, or an organiser's correction.
     """
@@ -116,6 +125,7 @@ class TournamentMatch(models.Model):
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
         WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
+        GROUP = "group", "Group stage"
 
     class Source(models.TextChoices):
         MATCH = "match", "The match's result"

@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from django.db.models import QuerySet
 
 from matches.models import Player
-from tournaments.generators import Bracket, Seeding, double_elimination, single_elimination
 from tournaments.ratings.glicko2 import Rating
-from tournaments.standings import MatchRecord, compute_standings
+from tournaments.standings import StandingsRow, metric_for
 
+from .formats import format_for
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
-
-#: Tie-breaks a tournament gets when its organiser names none.
-DEFAULT_TIE_BREAKS: dict[str, list[str]] = {
-    Tournament.Format.ROUND_ROBIN: ["match_wins", "head_to_head", "game_win_pct", "card_margin"],
-    Tournament.Format.SWISS: ["match_wins", "buchholz", "sonneborn_berger", "card_margin"],
-    Tournament.Format.WINNER_STAYS_ON: ["match_wins", "game_win_pct", "card_margin"],
-}
 
 
 def tournament_list(*, status: str | None = None, format: str | None = None) -> QuerySet[Tournament]:
@@ -64,90 +57,7 @@ def correction_list(*, tournament: Tournament) -> QuerySet[CorrectionRecord]:
     return CorrectionRecord.objects.filter(tournament=tournament).select_related("made_by").order_by("-made_at", "-id")
 
 
-# --- Brackets -------------------------------------------------------------------
-
-
-def bracket_for(*, tournament: Tournament, seeded_player_ids: Sequence[int]) -> Bracket:
-    """The tournament's bracket, regenerated from its options and seeded entrants (pure and cached)."""
-    return _bracket(
-        format=tournament.format,
-        entrants=tuple(seeded_player_ids),
-        seeding=tournament.seeding,
-        rng_seed=tournament.rng_seed,
-        third_place=tournament.third_place,
-        grand_final_reset=tournament.grand_final_reset,
-    )
-
-
-@lru_cache(maxsize=32)
-def _bracket(
-    *,
-    format: str,
-    entrants: tuple[int, ...],
-    seeding: str,
-    rng_seed: int | None,
-    third_place: bool,
-    grand_final_reset: bool,
-) -> Bracket:
-    # Same inputs, same bracket: generating a 4,096-entrant double elimination
-    # takes ~70 ms, so advancing it after every match reuses the last one.
-    if format == Tournament.Format.SINGLE_ELIMINATION:
-        return single_elimination(entrants, seeding=Seeding(seeding), rng_seed=rng_seed, third_place=third_place)
-    return double_elimination(
-        entrants, seeding=Seeding(seeding), rng_seed=rng_seed, grand_final_reset=grand_final_reset
-    )
-
-
-def bracket_results(pairings: Iterable[TournamentMatch]) -> dict[str, int]:
-    """Bracket match id -> winner's player id, for every decided pairing."""
-    return {
-        pairing.key: pairing.winner_id
-        for pairing in pairings
-        if pairing.status == TournamentMatch.Status.DECIDED and pairing.winner_id is not None
-    }
-
-
 # --- Standings ------------------------------------------------------------------
-
-
-class PairingResult(Protocol):
-    """What a standings record needs from a pairing: a model row, or a named `values_list` row."""
-
-    status: str
-    player_one_id: int | None
-    player_two_id: int | None
-    winner_id: int | None
-    games_one: int
-    games_two: int
-    cards_left_one: int
-    cards_left_two: int
-
-
-def match_records(*, tournament: Tournament, pairings: Iterable[PairingResult]) -> list[MatchRecord]:
-    """Plain records of the decided pairings, for the standings metrics.
-
-    A Swiss bye is a win (the issue's rule); a round-robin bye is only sitting
-    out (everyone has one when the count is odd), so it is not a record.
-    """
-    records: list[MatchRecord] = []
-    for pairing in pairings:
-        if pairing.winner_id is None or pairing.player_one_id is None:
-            continue
-        if pairing.status == TournamentMatch.Status.BYE:
-            if tournament.format == Tournament.Format.SWISS:
-                records.append(MatchRecord.for_bye(pairing.player_one_id))
-            continue
-        if pairing.status != TournamentMatch.Status.DECIDED or pairing.player_two_id is None:
-            continue
-        records.append(
-            MatchRecord(
-                players=(pairing.player_one_id, pairing.player_two_id),
-                winner=pairing.winner_id,
-                games_won=(pairing.games_one, pairing.games_two),
-                cards_left=(pairing.cards_left_one, pairing.cards_left_two),
-            )
-        )
-    return records
 
 
 @dataclass(frozen=True)
@@ -170,20 +80,17 @@ class StandingsView:
     rows: list[StandingsRowView]
 
 
-def tournament_tie_breaks(tournament: Tournament) -> list[str]:
-    return list(tournament.tie_breaks) or DEFAULT_TIE_BREAKS.get(tournament.format, ["match_wins"])
-
-
 def tournament_standings(*, tournament: Tournament) -> StandingsView:
     """Standings in two queries whatever the size: entrants with players, then pairings.
 
-    Elimination formats show final placings once finished (and every entrant
-    unplaced before). The other formats rank by the tournament's tie-breaks.
+    Formats that end in a bracket show final placings once finished (and every
+    entrant unplaced before). The other formats rank by the tournament's tie-breaks.
     """
     entrants = entrant_list(tournament=tournament)
     players = {entrant.player_id: entrant.player for entrant in entrants}
     finished = tournament.status == Tournament.Status.FINISHED
-    if tournament.is_elimination:
+    fmt = format_for(tournament.format)
+    if fmt.placings:
         ordered = sorted(entrants, key=lambda entrant: (entrant.place is None, entrant.place or 0, entrant.seed))
         rows = [
             StandingsRowView(entrant.place, _place_label(entrant.place, entrant.place_to), entrant.player)
@@ -202,16 +109,15 @@ def tournament_standings(*, tournament: Tournament) -> StandingsView:
         "cards_left_two",
         named=True,
     )
-    tie_breaks = tournament_tie_breaks(tournament)
-    table = compute_standings(
-        match_records(tournament=tournament, pairings=pairings),
-        tie_breaks,
-        players=[entrant.player_id for entrant in entrants],
+    table = fmt.table(tournament, pairings, [entrant.player_id for entrant in entrants])
+    return StandingsView(
+        kind="table", tie_breaks=fmt.tie_breaks(tournament), finished=finished, rows=_table_rows(table, players)
     )
-    counts: dict[int, int] = {}
-    for row in table:
-        counts[row.rank] = counts.get(row.rank, 0) + 1
-    rows = [
+
+
+def _table_rows(table: list[StandingsRow], players: Mapping[int, Player]) -> list[StandingsRowView]:
+    counts = Counter(row.rank for row in table)
+    return [
         StandingsRowView(
             row.rank,
             _place_label(row.rank, row.rank + counts[row.rank] - 1),
@@ -220,7 +126,55 @@ def tournament_standings(*, tournament: Tournament) -> StandingsView:
         )
         for row in table
     ]
-    return StandingsView(kind="table", tie_breaks=tie_breaks, finished=finished, rows=rows)
+
+
+@dataclass(frozen=True)
+class RoundPairings:
+    """One round's pairings, in board order."""
+
+    number: int
+    pairings: list[TournamentMatch]
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """A group of a format played in groups: its table and its rounds."""
+
+    name: str
+    standings: StandingsView
+    rounds: list[RoundPairings]
+    advancing: int
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """(key, label) of the table's tie-breaks."""
+        return [(key, metric_for(key).label) for key in self.standings.tie_breaks]
+
+
+def pairing_rounds(pairings: Iterable[TournamentMatch]) -> list[RoundPairings]:
+    """Pairings by round, rounds in order (no queries)."""
+    rounds: dict[int, list[TournamentMatch]] = defaultdict(list)
+    for pairing in pairings:
+        rounds[pairing.round].append(pairing)
+    return [RoundPairings(number, rounds[number]) for number in sorted(rounds)]
+
+
+def tournament_groups(
+    *, tournament: Tournament, entrants: Sequence[Entrant], pairings: Sequence[TournamentMatch]
+) -> list[GroupView]:
+    """The group tables of a format played in groups, from rows already loaded (no queries); else empty."""
+    fmt = format_for(tournament.format)
+    players = {entrant.player_id: entrant.player for entrant in entrants}
+    finished = tournament.status == Tournament.Status.FINISHED
+    return [
+        GroupView(
+            group.name,
+            StandingsView("table", fmt.tie_breaks(tournament), finished, _table_rows(group.table, players)),
+            pairing_rounds(group.pairings),
+            group.advancing,
+        )
+        for group in fmt.groups(tournament, entrants, pairings)
+    ]
 
 
 def _place_label(place: int | None, place_to: int | None) -> str:

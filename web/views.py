@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,14 +17,16 @@ from matches.selectors import match_get, match_score, player_get, player_list
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit
 from speedsite.errors import ApplicationError
-from tournaments.generators import advance
+from tournaments.formats import format_for
+from tournaments.generators import Bracket, advance
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import (
-    bracket_for,
     entrant_list,
     pairing_list,
+    pairing_rounds,
     rating_get,
     tournament_get,
+    tournament_groups,
     tournament_standings,
 )
 from tournaments.standings import metric_for
@@ -81,19 +82,12 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "web/tournament_list.html", {"tournaments": selectors.tournaments_with_counts()})
 
 
-@dataclass(frozen=True, slots=True)
-class RoundView:
-    number: int
-    pairings: list[TournamentMatch]
-
-
 def _match_url(match_id: int) -> str:
     return reverse("web:match_detail", args=[match_id])
 
 
-def _bracket_drawing(tournament: Tournament, entrants: list[Any], pairings: list[TournamentMatch]) -> BracketDrawing:
+def _bracket_drawing(bracket: Bracket, entrants: list[Any], pairings: list[TournamentMatch]) -> BracketDrawing:
     """The bracket as it stands, or, before the start, the draw the seeds give."""
-    bracket = bracket_for(tournament=tournament, seeded_player_ids=[entrant.player_id for entrant in entrants])
     names = {entrant.player_id: entrant.player.handle for entrant in entrants}
     seeds = {entrant.player_id: entrant.seed for entrant in entrants}
     if pairings:
@@ -107,24 +101,22 @@ def _bracket_drawing(tournament: Tournament, entrants: list[Any], pairings: list
 
 def _tournament_context(tournament: Tournament) -> dict[str, Any]:
     """What a tournament's page (and the home page's featured panel) shows, in a fixed number of queries."""
+    fmt = format_for(tournament.format)
     entrants = entrant_list(tournament=tournament)
     pairings = list(pairing_list(tournament=tournament))
     standings = tournament_standings(tournament=tournament)
-    drawing = None
-    if tournament.is_elimination and len(entrants) >= 2:
-        drawing = _bracket_drawing(tournament, entrants, pairings)
-    rounds: dict[int, list[TournamentMatch]] = defaultdict(list)
-    if not tournament.is_elimination:
-        for pairing in pairings:
-            rounds[pairing.round].append(pairing)
+    bracket = fmt.page_bracket(tournament, entrants, pairings)
     return {
         "tournament": tournament,
         "entrants": entrants,
         "seeds": {entrant.player_id: entrant.seed for entrant in entrants},
         "standings": standings,
         "columns": [(key, metric_for(key).label) for key in standings.tie_breaks],
-        "drawing": drawing,
-        "rounds": [RoundView(number, rounds[number]) for number in sorted(rounds)],
+        "drawing": _bracket_drawing(bracket, entrants, pairings) if bracket else None,
+        "rounds": pairing_rounds(fmt.round_pairings(pairings)),
+        "round_noun": fmt.round_noun,
+        "rounds_title": fmt.rounds_title,
+        "groups": tournament_groups(tournament=tournament, entrants=entrants, pairings=pairings),
         "decided": sum(1 for p in pairings if p.status == TournamentMatch.Status.DECIDED),
         "to_play": [p for p in pairings if p.status == TournamentMatch.Status.READY],
     }

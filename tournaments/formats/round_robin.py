@@ -1,0 +1,71 @@
+"""Round robin: the whole Berger schedule paired at the start, finished by the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from matches.models import Player
+from tournaments.generators import RoundRobinSchedule, round_robin
+
+from ..models import Tournament, TournamentMatch
+from ..pairings import Run, bye_row, pairing_row
+from .base import TournamentFormat
+from .registry import register
+
+
+@register
+class RoundRobin(TournamentFormat):
+    key = "round_robin"
+    label = "Round robin"
+    default_tie_breaks = ("match_wins", "head_to_head", "game_win_pct", "card_margin")
+    # A round-robin bye is only sitting out (everyone has one when the count is odd): not a win.
+    byes_are_wins = False
+    section = TournamentMatch.Bracket.ROUND_ROBIN
+    options = ("double_round_robin",)
+
+    def open(self, run: Run) -> None:
+        schedule = round_robin(run.seeded, double=run.tournament.double_round_robin)
+        TournamentMatch.objects.bulk_create(
+            schedule_rows(run.tournament, schedule, run.players, section=self.section, key=lambda tail: f"RR{tail}")
+        )
+
+    def advance(self, run: Run) -> None:
+        # Pairings of a round robin never depend on results: it ends when every one is settled.
+        if run.all_settled():
+            self.finish_by_standings(run)
+
+
+def schedule_rows(
+    tournament: Tournament,
+    schedule: RoundRobinSchedule,
+    players: Mapping[int, Player],
+    *,
+    section: str,
+    key: Callable[[str], str],
+) -> list[TournamentMatch]:
+    """Rows for every round of a schedule: boards ("<round>-<board>") with their matches, and byes."""
+    rows: list[TournamentMatch] = []
+    for scheduled in schedule.rounds:
+        for board, pairing in enumerate(scheduled.pairings, start=1):
+            rows.append(
+                pairing_row(
+                    tournament,
+                    key(f"{scheduled.number}-{board}"),
+                    section=section,
+                    round_number=scheduled.number,
+                    position=board,
+                    one=players[int(pairing.first)],
+                    two=players[int(pairing.second)],
+                )
+            )
+        if scheduled.bye is not None:
+            rows.append(
+                bye_row(
+                    tournament,
+                    key(f"{scheduled.number}-bye"),
+                    section=section,
+                    round_number=scheduled.number,
+                    player_id=int(scheduled.bye),
+                )
+            )
+    return rows

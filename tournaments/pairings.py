@@ -1,0 +1,157 @@
+"""Pairing rows: the one place the generators' plain data becomes `TournamentMatch` rows.
+
+The formats (`tournaments.formats`) decide what to pair; these helpers make
+the rows, give a pairing its matches.Match (through `matches.services.match_create`)
+once both players are known, copy a bracket's state into its rows, and
+finish a tournament with its final places. Called with the tournament locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from matches.models import Match, Player
+from matches.services import match_create
+from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
+
+from .models import Entrant, Tournament, TournamentMatch
+
+#: Pairing statuses after which nothing more is played in them.
+SETTLED = (TournamentMatch.Status.DECIDED, TournamentMatch.Status.BYE, TournamentMatch.Status.VOID)
+
+_STATUS_OF_VIEW = {
+    MatchStatus.WAITING: TournamentMatch.Status.WAITING,
+    MatchStatus.READY: TournamentMatch.Status.READY,
+    MatchStatus.DECIDED: TournamentMatch.Status.DECIDED,
+    MatchStatus.BYE: TournamentMatch.Status.BYE,
+    MatchStatus.VOID: TournamentMatch.Status.VOID,
+}
+_SYNCED_FIELDS = ["player_one", "player_two", "status", "winner", "result_source", "match"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """A locked, running tournament with its entrants (best seed first) and pairings (in creation order)."""
+
+    tournament: Tournament
+    entrants: list[Entrant]
+    pairings: list[TournamentMatch]
+
+    @property
+    def seeded(self) -> list[int]:
+        return [entrant.player_id for entrant in self.entrants]
+
+    @property
+    def players(self) -> dict[int, Player]:
+        return {entrant.player_id: entrant.player for entrant in self.entrants}
+
+    def all_settled(self, pairings: Iterable[TournamentMatch] | None = None) -> bool:
+        return all(pairing.status in SETTLED for pairing in (self.pairings if pairings is None else pairings))
+
+
+def match_for(tournament: Tournament, one: Player, two: Player) -> Match:
+    """A matches.Match with the tournament's series and ruleset (through the matches service)."""
+    series = {"best_of" if tournament.series == Match.Series.BEST_OF else "first_to": tournament.series_length}
+    return match_create(players=[one.handle, two.handle], ruleset=tournament.ruleset, created_by=None, **series)
+
+
+def pairing_row(
+    tournament: Tournament, key: str, *, section: str, round_number: int, position: int, one: Player, two: Player
+) -> TournamentMatch:
+    """A ready pairing with its match."""
+    return TournamentMatch(
+        tournament=tournament,
+        key=key,
+        bracket=section,
+        round=round_number,
+        position=position,
+        status=TournamentMatch.Status.READY,
+        player_one=one,
+        player_two=two,
+        match=match_for(tournament, one, two),
+    )
+
+
+def bye_row(tournament: Tournament, key: str, *, section: str, round_number: int, player_id: int) -> TournamentMatch:
+    """A round's bye: settled at once, without a match."""
+    return TournamentMatch(
+        tournament=tournament,
+        key=key,
+        bracket=section,
+        round=round_number,
+        position=0,
+        status=TournamentMatch.Status.BYE,
+        player_one_id=player_id,
+        winner_id=player_id,
+        result_source=TournamentMatch.Source.BYE,
+        decided_at=timezone.now(),
+    )
+
+
+def bracket_rows_create(tournament: Tournament, bracket: Bracket) -> list[TournamentMatch]:
+    """One waiting row per bracket match; `bracket_sync` fills them."""
+    return TournamentMatch.objects.bulk_create(
+        TournamentMatch(
+            tournament=tournament,
+            key=match.match_id,
+            bracket=match.section.value,
+            round=match.round,
+            position=match.position,
+        )
+        for match in bracket.matches
+    )
+
+
+def bracket_results(pairings: Iterable[TournamentMatch]) -> dict[str, int]:
+    """Bracket match id -> winner's player id, for every decided pairing."""
+    return {
+        pairing.key: pairing.winner_id
+        for pairing in pairings
+        if pairing.status == TournamentMatch.Status.DECIDED and pairing.winner_id is not None
+    }
+
+
+def bracket_sync(
+    tournament: Tournament, state: BracketState, pairings: Iterable[TournamentMatch], players: Mapping[int, Player]
+) -> None:
+    """Copy a bracket's state into its rows; a pairing whose two players are now known gets its match."""
+    changed: list[TournamentMatch] = []
+    for pairing in pairings:
+        view = state.matches[pairing.key]
+        status = _STATUS_OF_VIEW[view.status]
+        one, two = view.entrants
+        winner = view.winner if status in (TournamentMatch.Status.DECIDED, TournamentMatch.Status.BYE) else None
+        before = (pairing.player_one_id, pairing.player_two_id, pairing.status, pairing.winner_id, pairing.match_id)
+        pairing.player_one_id, pairing.player_two_id = _player_id(one), _player_id(two)
+        pairing.status = status
+        pairing.winner_id = _player_id(winner)
+        if status == TournamentMatch.Status.BYE:
+            pairing.result_source = TournamentMatch.Source.BYE
+        elif status != TournamentMatch.Status.DECIDED:
+            pairing.result_source = ""
+        if status == TournamentMatch.Status.READY and pairing.match_id is None:
+            assert pairing.player_one_id is not None and pairing.player_two_id is not None
+            pairing.match = match_for(tournament, players[pairing.player_one_id], players[pairing.player_two_id])
+        after = (pairing.player_one_id, pairing.player_two_id, pairing.status, pairing.winner_id, pairing.match_id)
+        if before != after:
+            changed.append(pairing)
+    TournamentMatch.objects.bulk_update(changed, _SYNCED_FIELDS)
+
+
+def _player_id(entrant: object) -> int | None:
+    assert entrant is None or isinstance(entrant, int)
+    return entrant
+
+
+def tournament_finish(tournament: Tournament, entrants: list[Entrant], placings: Mapping[object, Placing]) -> None:
+    """Give every entrant their final place and mark the tournament finished."""
+    for entrant in entrants:
+        placing = placings[entrant.player_id]
+        entrant.place, entrant.place_to = placing.place, placing.shared_to
+    Entrant.objects.bulk_update(entrants, ["place", "place_to"])
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])

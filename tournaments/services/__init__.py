@@ -1,0 +1,30 @@
+"""Every change to tournaments (HackSoft services: `<entity>_<action>`, keyword-only), by sub-domain.
+
+- `lifecycle`: `tournament_create`, `tournament_start`
+- `entrants`: `entrant_add`, `entrant_remove`
+- `advancement`: `tournament_match_decided` (a decided match advances its tournament)
+- `corrections`: `pairing_correct`
+- `ratings`: `ratings_record_match`
+
+Each service that touches a running tournament locks its row first
+(`common.tournament_lock`). What an organiser can fix in a format or a
+generator (`GeneratorUserError`) becomes `Invalid` in one place
+(`common.organiser_fixable`).
+"""
+
+from .advancement import tournament_match_decided
+from .corrections import pairing_correct
+from .entrants import MAX_ENTRANTS, entrant_add, entrant_remove
+from .lifecycle import tournament_create, tournament_start
+from .ratings import ratings_record_match
+
+__all__ = [
+    "MAX_ENTRANTS",
+    "entrant_add",
+    "entrant_remove",
+    "pairing_correct",
+    "ratings_record_match",
+    "tournament_create",
+    "tournament_match_decided",
+    "tournament_start",
+]

@@ -1,0 +1,99 @@
+"""Results to pairings: a decided match is recorded in its tournament, which advances.
+
+`tournament_match_decided` is the listener `TournamentsConfig.ready()` registers
+with `matches.listeners`: it runs in the transaction that decides the match.
+The tournament row is locked first, so results arriving together for one
+tournament (for one match, or for the two matches feeding the same next
+match) are applied one after the other, each recomputing from every result
+so far: nothing is advanced twice and nothing is lost.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.models import Game, Match
+from replays.engine import verify_bytes
+from replays.models import MatchLog
+
+from ..models import TournamentMatch
+from ..progress import pairings_advance
+from .common import tournament_lock
+from .ratings import ratings_record_match
+
+
+# savepoint=False: this runs inside the transaction that decides the match; alone, it is atomic.
+@transaction.atomic(savepoint=False)
+def tournament_match_decided(*, match: Match) -> None:
+    """A match was just decided (called by `matches.services.match_finish`, in its transaction).
+
+    Rates the players, then, if the match is a tournament pairing, records
+    the result and advances the tournament: winners (and losers in double
+    elimination) move on, the next round is paired, or the tournament finishes.
+    """
+    ratings_record_match(match=match)
+    linked = TournamentMatch.objects.filter(match_id=match.pk).values_list("tournament_id", flat=True).first()
+    if linked is None:
+        return
+    tournament = tournament_lock(linked)
+    # Re-read under the lock: a correction may have detached this match meanwhile.
+    pairing = TournamentMatch.objects.filter(match_id=match.pk).first()
+    if pairing is None or pairing.status != TournamentMatch.Status.READY or match.winner_id is None:
+        return
+    games_one, games_two, cards_one, cards_two = _match_snapshot(match, pairing)
+    pairing.winner_id = match.winner_id
+    pairing.status = TournamentMatch.Status.DECIDED
+    pairing.result_source = TournamentMatch.Source.MATCH
+    pairing.games_one, pairing.games_two = games_one, games_two
+    pairing.cards_left_one, pairing.cards_left_two = cards_one, cards_two
+    pairing.decided_at = timezone.now()
+    pairing.save(
+        update_fields=[
+            "winner",
+            "status",
+            "result_source",
+            "games_one",
+            "games_two",
+            "cards_left_one",
+            "cards_left_two",
+            "decided_at",
+        ]
+    )
+    pairings_advance(tournament)
+
+
+def _match_snapshot(match: Match, pairing: TournamentMatch) -> tuple[int, int, int, int]:
+    """Games each player won, and cards each still held when the games they lost ended (verified logs)."""
+    games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED).values_list("pk", "winner_id"))
+    logs: dict[int, bytes] = {}
+    for game_id, data in (
+        MatchLog.objects.filter(game__match=match, status=MatchLog.Status.VERIFIED)
+        .order_by("id")
+        .values_list("game_id", "data")
+    ):
+        logs.setdefault(game_id, bytes(data))
+    won = {pairing.player_one_id: 0, pairing.player_two_id: 0}
+    held = {pairing.player_one_id: 0, pairing.player_two_id: 0}
+    for game_id, winner_id in games:
+        if winner_id not in won:
+            continue
+        won[winner_id] += 1
+        loser_id = pairing.player_two_id if winner_id == pairing.player_one_id else pairing.player_one_id
+        if game_id in logs:
+            held[loser_id] += _loser_cards_left(logs[game_id])
+    return (
+        won[pairing.player_one_id],
+        won[pairing.player_two_id],
+        held[pairing.player_one_id],
+        held[pairing.player_two_id],
+    )
+
+
+def _loser_cards_left(data: bytes) -> int:
+    """Cards (hand and draw pile) the losing seat still held at the end of a verified, won game."""
+    verdict = verify_bytes(data, steps=True)
+    if not verdict.valid or verdict.winner is None or not verdict.steps:
+        return 0
+    final = verdict.steps[-1].cards_left
+    return sum(left for seat, left in enumerate(final) if seat != verdict.winner)
