@@ -18,7 +18,7 @@ from tests.matches.factories import make_player, make_user
 from tournaments import services
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
-from tournaments.services import entrant_add, entrant_remove, tournament_create, tournament_start
+from tournaments.services import advancement, entrant_add, entrant_remove, tournament_create, tournament_start
 
 from .factories import make_players, make_tournament, play, ready
 
@@ -271,13 +271,13 @@ class TestConcurrency:
     @pytest.fixture
     def slow_advance(self, monkeypatch):
         # Widen the race: every advancement dawdles before reading the results.
-        real = services.pairings_advance
+        real = advancement.pairings_advance
 
         def dawdling(tournament):
             time.sleep(0.3)
             real(tournament)
 
-        monkeypatch.setattr(services, "pairings_advance", dawdling)
+        monkeypatch.setattr(advancement, "pairings_advance", dawdling)
 
     def test_both_semi_finals_decided_at_once_fill_the_final(self, slow_advance):
         organiser = make_user("orga-threads", organiser=True)
