@@ -11,8 +11,11 @@ from .models import Game, Match, Player
 
 ORGANISERS_GROUP = "organisers"
 
+AnyUser = AbstractBaseUser | AnonymousUser | None
+"""Whoever makes a request: a user, the anonymous user, or nobody (a task or a command)."""
 
-def user_is_organiser(*, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+
+def user_is_organiser(*, user: AnyUser) -> bool:
     """Organisers are superusers and members of the "organisers" group."""
     if user is None or not user.is_authenticated:
         return False
@@ -25,7 +28,7 @@ def user_is_organiser(*, user: AbstractBaseUser | AnonymousUser | None) -> bool:
     return bool(cached)
 
 
-def user_player(*, user: AbstractBaseUser | AnonymousUser | None) -> Player | None:
+def user_player(*, user: AnyUser) -> Player | None:
     """The player the user plays as, if any."""
     if user is None or not user.is_authenticated:
         return None

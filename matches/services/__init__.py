@@ -1,0 +1,29 @@
+"""Every change to players, matches and games (HackSoft services: `<entity>_<action>`, keyword-only).
+
+- `players`: creating players, granting the organiser role;
+- `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
+  one place a match becomes decided; it then calls the listeners of `matches.listeners`);
+- `games`: the match row lock and deciding, disputing and reporting games.
+"""
+
+from ..selectors import AnyUser
+from .games import game_decide, game_dispute, game_lock, game_report_result, game_set_result
+from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
+from .players import HANDLE_PATTERN, organiser_grant, player_create
+
+__all__ = [
+    "HANDLE_PATTERN",
+    "MAX_SERIES_LENGTH",
+    "AnyUser",
+    "game_decide",
+    "game_dispute",
+    "game_lock",
+    "game_report_result",
+    "game_set_result",
+    "match_create",
+    "match_finish",
+    "organiser_grant",
+    "player_create",
+    "ruleset_resolve",
+    "series_resolve",
+]
