@@ -8,8 +8,7 @@ from django.test import Client
 from matches.models import Game, Match, Player
 from replays.models import LogVerdict, MatchLog, ReplaySteps
 from replays.services import log_steps_build, log_submit, log_verify
-
-from .factories import body, make_match, make_user, won_log
+from tests.factories import body, make_match, make_user, won_log
 
 pytestmark = pytest.mark.django_db
 

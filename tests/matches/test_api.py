@@ -8,8 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
 from replays.engine import PRESETS
-
-from .factories import PASSWORD, make_match, make_player, make_user
+from tests.factories import PASSWORD, make_match, make_player, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -13,22 +12,15 @@ from django.test import override_settings
 from matches.models import Game, Match
 from replays.engine import ENGINE_VERSION, simulate
 from replays.models import LogVerdict, MatchLog
-from tests.matches.factories import body, deadlock_log, make_match, make_player, tampered, won_log
+from tests.factories import SPEC_EXAMPLES, body, deadlock_log, load, make_match, make_player, tampered, won_log
 
 pytestmark = pytest.mark.django_db
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "spec-examples"
 
 
 def submit(client, game_id: int, data: bytes, capture) -> Any:
     """POST a log and run what the commit enqueues (verification, in-process here)."""
     with capture(execute=True):
         return client.post(f"/api/games/{game_id}/logs/", data=data, content_type="application/json")
-
-
-@pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
 
 
 class TestFlow:
@@ -322,14 +314,14 @@ class TestSpecExamplesThroughTheApi:
 
     @staticmethod
     def manifest() -> list[dict[str, Any]]:
-        lines = (EXAMPLES / "manifest.jsonl").read_text().splitlines()
+        lines = (SPEC_EXAMPLES / "manifest.jsonl").read_text().splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
     def test_every_example(self, client_for, organiser, capture):
         entries = self.manifest()
         assert len(entries) >= 20
         for entry in entries:
-            data = (EXAMPLES / entry["file"]).read_bytes()
+            data = load(entry["file"])
             names = orjson.loads(data)["players"]
             players = [make_player(name) if not _exists(name) else _get(name) for name in names]
             match = make_match(players[0], players[1], ruleset=entry["ruleset"], best_of=1)

@@ -25,7 +25,7 @@ from benchmarks.workers import WorkerProcess, current_database_url
 from matches.models import Game, Match
 from replays.models import LogVerdict, MatchLog
 from speedsite.celery import app as celery_app
-from tests.matches.factories import body, deadlock_log, make_match, tampered, won_log
+from tests.factories import body, deadlock_log, make_match, tampered, won_log
 
 pytestmark = [pytest.mark.pipeline, pytest.mark.django_db(transaction=True)]
 

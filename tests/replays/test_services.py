@@ -18,7 +18,7 @@ from matches.services import game_lock
 from replays.engine import ENGINE_VERSION
 from replays.models import LogVerdict, MatchLog, ReplaySteps
 from replays.services import log_steps_build, log_submit, log_verify
-from tests.matches.factories import body, make_match, tampered, won_log
+from tests.factories import body, make_match, tampered, won_log
 
 
 def submit(game: Game, document: dict, user=None) -> MatchLog:

@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 
 from matches.models import Game, Match
 from speedsite.db import pipelined_cursor, statement_pipeline
-from tests.matches.factories import make_match, make_player
+from tests.factories import make_match, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,10 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.models import Player
 from replays.engine import verify_document
-from tests.matches.factories import PASSWORD, body, won_log
+from tests.factories import PASSWORD, body, make_players, make_tournament, play, won_log
 from tournaments.models import Tournament, TournamentMatch
-
-from .factories import make_players, make_tournament, play
 
 pytestmark = pytest.mark.django_db
 

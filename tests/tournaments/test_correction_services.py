@@ -6,11 +6,10 @@ import pytest
 
 from matches.models import Game, Match
 from speedsite.errors import ApplicationError, Conflict
+from tests.factories import make_players, make_tournament, play, ready
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
 from tournaments.services import pairing_correct
-
-from .factories import make_players, make_tournament, play, ready
 
 pytestmark = pytest.mark.django_db
 

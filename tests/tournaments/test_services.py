@@ -14,13 +14,11 @@ from django.test.utils import CaptureQueriesContext
 from matches.models import Game, Match
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError, Conflict, NotAllowed
-from tests.matches.factories import make_player, make_user
+from tests.factories import make_player, make_players, make_tournament, make_user, play, ready
 from tournaments import services
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
 from tournaments.services import advancement, entrant_add, entrant_remove, tournament_create, tournament_start
-
-from .factories import make_players, make_tournament, play, ready
 
 pytestmark = pytest.mark.django_db
 

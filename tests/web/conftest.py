@@ -32,7 +32,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture(scope="session")

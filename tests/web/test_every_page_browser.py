@@ -8,9 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.matches.factories import PASSWORD, make_user
-from tests.web.factories import load, player, submit
-from tournaments.services import entrant_add, tournament_create, tournament_start
+from tests.factories import PASSWORD, load, make_tournament, player, submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,20 +17,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def site(organiser: Any) -> dict[str, Any]:
     verified = submit(load("valid-speed-1001.json"), user=organiser)
     rejected = submit(load("invalid-no_fit-1012.json"), user=organiser)
-    for handle in ("alice", "ben", "chloe", "dev", "emma"):
-        player(handle)
-    cup = tournament_create(name="Phone Cup", format="single_elimination", user=organiser, best_of=3)
-    league = tournament_create(name="Phone League", format="swiss", user=organiser, best_of=1)
-    for tournament in (cup, league):
-        for handle in ("alice", "ben", "chloe", "dev", "emma"):
-            entrant_add(tournament_id=tournament.pk, handle=handle, user=organiser)
-        tournament_start(tournament_id=tournament.pk, user=organiser)
+    players = [player(handle) for handle in ("alice", "ben", "chloe", "dev", "emma")]
+    cup = make_tournament(organiser, players, format="single_elimination", name="Phone Cup", best_of=3)
+    league = make_tournament(organiser, players, format="swiss", name="Phone League")
     return {"verified": verified, "rejected": rejected, "cup": cup, "league": league}
-
-
-@pytest.fixture
-def organiser() -> Any:
-    return make_user("orga-web", organiser=True)
 
 
 def test_every_page_on_a_phone_in_the_dark(
@@ -62,7 +50,7 @@ def test_every_page_on_a_phone_in_the_dark(
 
     # The signed-in pages too.
     page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("orga-web")
+    page.get_by_label("Username").fill("orga")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     for name, path in {

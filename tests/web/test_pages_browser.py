@@ -12,18 +12,12 @@ from playwright.sync_api import Page, expect
 
 from replays.models import MatchLog
 from replays.services import log_verify
-from tests.matches.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, SPEC_EXAMPLES, load, make_user, match_for, submit
 from tests.web.conftest import PageErrors
-from tests.web.factories import DATA, load, match_for, submit
 
 DASH = "\u2013"  # the en dash between the two numbers of a score
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def organiser() -> Any:
-    return make_user("orga-web", organiser=True)
 
 
 def test_submit_a_log_through_the_page_and_see_it_verified(
@@ -89,7 +83,7 @@ def test_upload_a_rejected_log_and_follow_the_link_to_the_failing_event(
     login(page, "ben", PASSWORD)
     page.goto(f"{live_server.url}/submit/")
     page.get_by_label("Game").select_option(str(match.games.get().pk))
-    page.get_by_label("Upload the log file").set_input_files(str(DATA / "invalid-no_fit-1012.json"))
+    page.get_by_label("Upload the log file").set_input_files(str(SPEC_EXAMPLES / "invalid-no_fit-1012.json"))
     page.get_by_role("button", name="Submit for verification").click()
 
     status = page.locator("[data-log-status]")

@@ -6,7 +6,7 @@ import orjson
 import pytest
 from django.template import Context, Template
 
-from tests.web.factories import engine_steps, load
+from tests.factories import engine_steps, load
 from web.charts import line_chart, nice_step
 from web.replay import build_replay
 from web.templatetags.cards import card_label, card_text

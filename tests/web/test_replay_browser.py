@@ -10,8 +10,7 @@ import orjson
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.matches.factories import make_user
-from tests.web.factories import engine_steps, load, submit
+from tests.factories import engine_steps, load, submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,11 +58,6 @@ def assert_shows(shown: dict[str, Any], step: dict[str, Any], index: int, player
         assert shown["counts"][f"{name} · draw pile"] == step["draws"][seat]
     assert shown["total"] == step["total"] == 52
     assert shown["pack"] == "52 ✓"
-
-
-@pytest.fixture
-def organiser() -> Any:
-    return make_user("orga-web", organiser=True)
 
 
 @pytest.fixture

@@ -9,19 +9,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.matches.factories import PASSWORD, make_user
-from tests.web.factories import player, win_match
+from tests.factories import PASSWORD, make_tournament, make_user, player, win_match
 from tournaments.models import Tournament, TournamentMatch
-from tournaments.services import entrant_add, tournament_create, tournament_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HANDLES = ["alice", "ben", "chloe", "dev"]
-
-
-@pytest.fixture
-def organiser() -> Any:
-    return make_user("orga-web", organiser=True)
 
 
 @pytest.fixture
@@ -39,7 +32,7 @@ def pairing(tournament: Tournament, key: str) -> TournamentMatch:
 def test_an_organiser_runs_an_elimination_from_the_pages(
     page: Page, live_server: Any, organiser: Any, login: Callable[..., None], shot: Callable[[Page, str], Any]
 ) -> None:
-    login(page, "orga-web", PASSWORD)
+    login(page, "orga", PASSWORD)
     page.get_by_role("link", name="Organise").click()
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Name").fill("Spring Cup")
@@ -110,14 +103,10 @@ def test_an_organiser_runs_an_elimination_from_the_pages(
     assert pairing(tournament, "R1-1").winner_id == semi.match.player_two_id
 
 
-@pytest.mark.usefixtures("players")
 def test_round_robin_standings_with_tie_break_columns(
-    page: Page, live_server: Any, organiser: Any, shot: Callable[[Page, str], Any]
+    page: Page, live_server: Any, organiser: Any, players: list[Any], shot: Callable[[Page, str], Any]
 ) -> None:
-    tournament = tournament_create(name="League", format="round_robin", user=organiser, best_of=1)
-    for handle in HANDLES:
-        entrant_add(tournament_id=tournament.pk, handle=handle, user=organiser)
-    tournament_start(tournament_id=tournament.pk, user=organiser)
+    tournament = make_tournament(organiser, players, format="round_robin", name="League")
     # The earlier handle in the alphabet always wins: alice 3 wins, ben 2, chloe 1, dev 0.
     for row in TournamentMatch.objects.filter(tournament=tournament).select_related(
         "match__player_one", "match__player_two"

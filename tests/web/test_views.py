@@ -10,16 +10,10 @@ import pytest
 from django.test import Client
 
 from replays.models import MatchLog
-from tests.matches.factories import PASSWORD, make_match, make_user
-from tests.web.factories import load, match_for, player, submit
+from tests.factories import PASSWORD, load, make_match, make_tournament, match_for, player, submit
 
 # Transactional: a log is verified when its submission commits (eager Celery, on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def organiser() -> Any:
-    return make_user("orga-web", organiser=True)
 
 
 @pytest.fixture
@@ -152,19 +146,11 @@ def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
 @pytest.fixture
 def tournaments(organiser: Any) -> dict[str, Any]:
     """A started elimination and a started round robin, eight players each (no results needed)."""
-    from tournaments.services import entrant_add, tournament_create, tournament_start
-
-    made = {}
-    handles = [f"p{n}" for n in range(1, 9)]
-    for handle in handles:
-        player(handle)
-    for fmt in ("double_elimination", "round_robin"):
-        tournament = tournament_create(name=fmt.replace("_", " ").title(), format=fmt, user=organiser, best_of=3)
-        for handle in handles:
-            entrant_add(tournament_id=tournament.pk, handle=handle, user=organiser)
-        tournament_start(tournament_id=tournament.pk, user=organiser)
-        made[fmt] = tournament
-    return made
+    players = [player(f"p{n}") for n in range(1, 9)]
+    return {
+        fmt: make_tournament(organiser, players, format=fmt, name=fmt.replace("_", " ").title(), best_of=3)
+        for fmt in ("double_elimination", "round_robin")
+    }
 
 
 def test_tournament_pages_in_a_fixed_number_of_queries(
@@ -211,7 +197,7 @@ def test_player_page_lists_tournament_entries(client: Client, tournaments: dict[
 def test_organiser_pages_through_the_client(client: Client, organiser: Any) -> None:
     for handle in ("ann", "bob", "cid"):
         player(handle)
-    client.login(username="orga-web", password=PASSWORD)
+    client.login(username="orga", password=PASSWORD)
     response = client.post(
         "/organise/tournaments/new/",
         {

@@ -1,8 +1,13 @@
-"""Fixtures shared by tests/matches and tests/replays (imported by both conftests)."""
+"""Fixtures for every suite: API clients, an organiser, three players, on-commit capture.
+
+The data behind them is made by tests/factories.py; the browser fixtures live in
+tests/web/conftest.py.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,8 +15,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Player
-
-from .factories import make_player, make_user
+from tests.factories import make_player, make_user
 
 
 @pytest.fixture
@@ -30,6 +34,12 @@ def client_for() -> Callable[[AbstractBaseUser], APIClient]:
         return client
 
     return make
+
+
+@pytest.fixture
+def capture(django_capture_on_commit_callbacks: Any) -> Any:
+    """Run what a commit enqueues (verification, in-process): `with capture(execute=True): ...`."""
+    return django_capture_on_commit_callbacks
 
 
 @pytest.fixture

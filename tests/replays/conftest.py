@@ -1,1 +1,0 @@
-from tests.matches.fixtures import *  # noqa: F403
