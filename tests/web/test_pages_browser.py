@@ -184,8 +184,8 @@ def test_log_in_and_out(page: Page, live_server: Any, login: Callable[..., None]
 
 def test_the_error_watch_catches_console_errors(new_page: Callable[..., Page], page_errors: list[PageErrors]) -> None:
     page = new_page()
-    page.set_content("<script>console.error('boom'); setTimeout(() => { throw new Error('bang'); });</script>")
-    page.wait_for_timeout(100)
+    with page.expect_event("pageerror"):  # the throw comes after the console.error, from a timer
+        page.set_content("<script>console.error('boom'); setTimeout(() => { throw new Error('bang'); });</script>")
     seen = page_errors[-1].messages
     assert any("boom" in message for message in seen)
     assert any("bang" in message for message in seen)

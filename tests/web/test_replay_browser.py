@@ -132,6 +132,7 @@ def test_a_link_with_a_step_opens_at_that_moment(page: Page, live_server: Any, v
 
 def test_buttons_scrubber_and_play(page: Page, live_server: Any, verified_log: Any) -> None:
     steps = engine_steps(load("valid-speed-1001.json"))
+    page.clock.install()  # the page's timers run on a clock the test can move on at will
     open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/")
     page.get_by_role("button", name="Next step (→)").click()
     page.get_by_role("button", name="Next step (→)").click()
@@ -155,7 +156,7 @@ def test_buttons_scrubber_and_play(page: Page, live_server: Any, verified_log: A
     page.keyboard.press("Space")
     expect(page.locator("[data-replay]")).to_have_attribute("data-playing", "false")
     paused_at = read_table(page)["step"]
-    page.wait_for_timeout(300)
+    page.clock.run_for(5_000)  # fires every timer due in five seconds: playing at 12 steps a second would move on
     assert read_table(page)["step"] == paused_at
 
     # Played to the end, it stops there.
