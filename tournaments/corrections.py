@@ -129,7 +129,11 @@ def bracket_plan(
     context: CorrectionContext, bracket: Bracket, target: TournamentMatch, new_winner: int
 ) -> list[PlannedChange]:
     """A corrected result in a bracket: later matches whose entrants change are re-filled or reset."""
-    plan = plan_correction(bracket, bracket_results(context.pairings.values()), target.key, new_winner)
+    # Only the bracket's own pairings: a format may have others (a group stage) before it.
+    results = {
+        key: winner for key, winner in bracket_results(context.pairings.values()).items() if key in bracket.by_id
+    }
+    plan = plan_correction(bracket, results, target.key, new_winner)
     return bracket_changes(context, plan.changes)
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from matches.models import Game
+from tournaments.formats import format_choices
 
 
 class GameChoiceField(forms.ModelChoiceField):
@@ -57,15 +58,6 @@ class LogSubmitForm(forms.Form):
         return cleaned
 
 
-FORMATS = [
-    ("single_elimination", "Single elimination"),
-    ("double_elimination", "Double elimination"),
-    ("round_robin", "Round robin"),
-    ("swiss", "Swiss"),
-    ("winner_stays_on", "Winner stays on"),
-]
-
-
 def _ruleset_choices() -> list[tuple[str, str]]:
     from replays.engine import PRESETS  # noqa: PLC0415 - keep the form module light to import
 
@@ -82,7 +74,7 @@ class TournamentForm(forms.Form):
     """A new tournament; `tournaments.services.tournament_create` checks the combination."""
 
     name = forms.CharField(max_length=120)
-    format = forms.ChoiceField(choices=FORMATS)
+    format = forms.ChoiceField(choices=format_choices)
     series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
     series_length = forms.IntegerField(min_value=1, max_value=99, initial=3, label="Games")
     ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="speed")
@@ -99,6 +91,12 @@ class TournamentForm(forms.Form):
     double_round_robin = forms.BooleanField(required=False, label="Everyone meets twice")
     swiss_rounds = forms.IntegerField(required=False, min_value=1, label="Swiss rounds")
     max_matches = forms.IntegerField(required=False, min_value=1, label="Matches (winner stays on)")
+    group_count = forms.IntegerField(
+        required=False, min_value=1, label="Groups", help_text="Empty: groups of about four."
+    )
+    advance_per_group = forms.IntegerField(
+        required=False, min_value=1, initial=2, label="Advance per group", help_text="To the playoff."
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -116,6 +114,8 @@ class TournamentForm(forms.Form):
             "double_round_robin": data["double_round_robin"],
             "swiss_rounds": data["swiss_rounds"],
             "max_matches": data["max_matches"],
+            "group_count": data["group_count"],
+            "advance_per_group": data["advance_per_group"] or 2,
         }
 
 

@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments.formats import FORMATS
 from tournaments.generators import Seeding
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.standings import METRICS
@@ -15,7 +16,9 @@ from tournaments.standings import METRICS
 
 class TournamentCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    format = serializers.ChoiceField(choices=Tournament.Format.values)
+    format = serializers.ChoiceField(
+        choices=list(FORMATS), help_text="Each format reads its own options below and ignores the others."
+    )
     best_of = serializers.IntegerField(required=False, allow_null=True, default=None)
     first_to = serializers.IntegerField(required=False, allow_null=True, default=None)
     ruleset = serializers.JSONField(
@@ -31,6 +34,15 @@ class TournamentCreateInput(serializers.Serializer):
     double_round_robin = serializers.BooleanField(required=False, default=False)
     swiss_rounds = serializers.IntegerField(required=False, allow_null=True, default=None)
     max_matches = serializers.IntegerField(required=False, allow_null=True, default=None)
+    group_count = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="groups_playoffs: how many round-robin groups (empty: groups of about four).",
+    )
+    advance_per_group = serializers.IntegerField(
+        required=False, default=2, help_text="groups_playoffs: how many of each group reach the playoff."
+    )
 
 
 class EntrantAddInput(serializers.Serializer):
@@ -87,6 +99,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "double_round_robin",
             "swiss_rounds",
             "max_matches",
+            "group_count",
+            "advance_per_group",
             "entrant_count",
             "created_at",
             "started_at",

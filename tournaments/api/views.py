@@ -5,9 +5,12 @@ Everyone reads; organisers write (the services check again).
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +20,7 @@ from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
 from speedsite.errors import Invalid, NotFound
 from tournaments import selectors, services
+from tournaments.formats import FORMATS
 from tournaments.models import Tournament
 
 from .serializers import (
@@ -49,14 +53,21 @@ def _detail(tournament_id: int) -> dict[str, object]:
     return TournamentDetailOutput(tournament).data  # type: ignore[no-any-return]
 
 
+class FormatIsAFilter(DefaultContentNegotiation):
+    """`?format=` filters tournaments by their format here; DRF would take it as the renderer's name (a 404)."""
+
+    settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)
+
+
 class TournamentListCreateApi(APIView):
     permission_classes = [IsOrganiserOrReadOnly]
+    content_negotiation_class = FormatIsAFilter
 
     @extend_schema(
         responses=TournamentOutput(many=True),
         parameters=[
             OpenApiParameter("status", str, enum=Tournament.Status.values),
-            OpenApiParameter("format", str, enum=Tournament.Format.values),
+            OpenApiParameter("format", str, enum=list(FORMATS)),
         ],
     )
     def get(self, request: Request) -> Response:
@@ -125,7 +136,7 @@ class PairingListApi(APIView):
         responses=PairingOutput(many=True),
         parameters=[
             OpenApiParameter("round", int),
-            OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, ..."),
+            OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, group, ..."),
         ],
     )
     def get(self, request: Request, tournament_id: int) -> Response:
