@@ -50,7 +50,7 @@ def test_the_verdict_arrives_live_without_a_reload(
     page: Page, live_server: Any, login: Callable[..., None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # No worker picks the log up until the test says so: it stays pending.
-    monkeypatch.setattr("replays.services._enqueue_verification", lambda log_id: None)
+    monkeypatch.setattr("replays.services.submission.logs_enqueue_verification", lambda *, log_ids, force=False: None)
     data = load("valid-speed-1001.json")
     match = match_for(orjson.loads(data))
     login(page, "quinn", PASSWORD)
