@@ -5,6 +5,7 @@ Celery or any app. Apps call the engine; it never calls them.
 """
 
 from .errors import ErrorCode, LogError
+from .events import Collision, Event, Play, Reshuffle, SpeedCall, Stall
 from .rulesets import PRESETS, Ruleset, ruleset_from_json
 from .simulate import simulate
 from .verdict import Step, Verdict
@@ -16,9 +17,15 @@ ENGINE_VERSION = "1.1.0"
 __all__ = [
     "ENGINE_VERSION",
     "PRESETS",
+    "Collision",
     "ErrorCode",
+    "Event",
     "LogError",
+    "Play",
+    "Reshuffle",
     "Ruleset",
+    "SpeedCall",
+    "Stall",
     "Step",
     "Verdict",
     "ruleset_from_json",

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import JOKER_RANK, RANK_OF, build_pack
+from .cards import CARD_ID, CARD_NAMES, JOKER, Card, build_pack
 from .rulesets import PRESETS, Ruleset
 from .state import GameState
 
@@ -49,7 +49,7 @@ class _Reach:
     seat: int
     at: int
     pile: int
-    cards: tuple[str, ...]
+    cards: tuple[Card, ...]
 
 
 def simulate(ruleset: Ruleset | str, *, seed: int, players: Sequence[str] | None = None) -> dict[str, Any]:
@@ -74,7 +74,7 @@ class _Table:
         self.bots = [Bot(rng.randint(350, 1100), rng.uniform(0.3, 0.9)) for _ in names]
         self.deck = build_pack(decks=ruleset.decks, jokers=ruleset.jokers)
         rng.shuffle(self.deck)
-        self.state = GameState(ruleset, self.deck)
+        self.state = GameState(ruleset, [CARD_ID[name] for name in self.deck])
         self.events: list[dict[str, Any]] = []
         self.now = 0
 
@@ -115,18 +115,18 @@ class _Table:
         reaches.sort(key=lambda reach: (reach.at, reach.seat))
         return reaches
 
-    def _extend_run(self, seat: int, first: str, bot: Bot) -> tuple[str, ...]:
+    def _extend_run(self, seat: int, first: Card, bot: Bot) -> tuple[Card, ...]:
         """Grow a run from `first` with hand cards that each fit the one before."""
         run = [first]
         rest = list(self.state.hands[seat])
         rest.remove(first)
         while rest and self.rng.random() < bot.run_appetite:
-            last_rank = RANK_OF[run[-1]]
-            nexts = [card for card in rest if self.state.fits_on[RANK_OF[card]][last_rank]]
+            last = run[-1]
+            nexts = [card for card in rest if self.state.fits_on[card][last]]
             if not nexts:
                 break
             card = self.rng.choice(nexts)
-            if RANK_OF[card] == JOKER_RANK and len(rest) == 1 and not self.state.draws[seat]:
+            if card == JOKER and len(rest) == 1 and not self.state.draws[seat]:
                 break  # a joker may never be the last card
             run.append(card)
             rest.remove(card)
@@ -137,9 +137,9 @@ class _Table:
         self.now = first.at
         event: dict[str, Any] = {"t": first.at, "type": "play", "player": first.seat, "pile": first.pile}
         if len(first.cards) > 1:
-            event["cards"] = list(first.cards)
+            event["cards"] = [CARD_NAMES[card] for card in first.cards]
         else:
-            event["card"] = first.cards[0]
+            event["card"] = CARD_NAMES[first.cards[0]]
         self.events.append(event)
         self.state.play(first.seat, first.cards, first.pile)
         for other in reaches[1:]:
@@ -152,7 +152,7 @@ class _Table:
                         "t": first.at,
                         "type": "collision",
                         "player": other.seat,
-                        "card": other.cards[0],
+                        "card": CARD_NAMES[other.cards[0]],
                         "pile": other.pile,
                     }
                 )
@@ -187,6 +187,6 @@ class _Table:
             order = state.gathered_centre()
             self.rng.shuffle(order)
             self.now += self.rng.randint(2000, 5000)  # gathering and shuffling takes a moment
-            self.events.append({"t": self.now, "type": "reshuffle", "order": order})
+            self.events.append({"t": self.now, "type": "reshuffle", "order": [CARD_NAMES[card] for card in order]})
             state.reshuffle(order)
         return None

@@ -5,67 +5,70 @@ why a move is not) is the verifier's job, as python-chess separates `push`
 from `is_legal`. The simulator and the verifier share this class, so a
 simulated game and its verification agree on the rules by construction.
 
-Piles, stacks and draw piles are lists whose *last* element is the top card:
-taking the top is then `pop()`, which costs nothing.
+Cards are `Card` numbers (`cards.py`). Piles, stacks and draw piles are lists
+whose *last* element is the top card: taking the top is then `pop()`, which
+costs nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import EMPTY_PILE, JOKER_RANK, RANK_OF, fit_table
+from .cards import EMPTY_PILE, JOKER, Card, fit_table
 from .rulesets import Ruleset
 
 
 class GameState:
     """Hands, draw piles, centre piles and replacement stacks of one game."""
 
-    __slots__ = ("draws", "fits_on", "hands", "piles", "ruleset", "stacks", "top_ranks", "winner")
+    __slots__ = ("draws", "fits_on", "hands", "piles", "ruleset", "stacks", "tops", "winner")
 
-    def __init__(self, ruleset: Ruleset, deck: Sequence[str]) -> None:
+    def __init__(self, ruleset: Ruleset, deck: Sequence[Card]) -> None:
         """Deal `deck` (a checked pack, first card dealt first) as spec section 4 says."""
         self.ruleset = ruleset
-        #: `fits_on[card_rank][top_rank]`: whether a card may go on a pile showing that rank.
+        #: `fits_on[card][top]`: whether `card` may go on a pile showing `top` (the one fit rule).
         self.fits_on = fit_table(same_rank=ruleset.same_rank, joker_on_joker=ruleset.joker_on_joker)
         hand_size, draw_size = ruleset.hand_size, ruleset.draw_size
         position = 0
-        self.hands: list[list[str]] = []
-        self.draws: list[list[str]] = []
+        self.hands: list[list[Card]] = []
+        self.draws: list[list[Card]] = []
         for _seat in range(ruleset.players):
             self.hands.append(list(deck[position : position + hand_size]))
             position += hand_size
             # The first card dealt to a draw pile is its top, so it goes last.
-            self.draws.append(list(reversed(deck[position : position + draw_size])))
+            self.draws.append(list(deck[position : position + draw_size])[::-1])
             position += draw_size
-        self.piles: list[list[str]] = [[card] for card in deck[position : position + ruleset.center_piles]]
+        starters = deck[position : position + ruleset.center_piles]
+        self.piles: list[list[Card]] = [[card] for card in starters]
         position += ruleset.center_piles
-        self.stacks: list[list[str]] = []
+        self.stacks: list[list[Card]] = []
         for _stack in range(ruleset.stacks):
-            self.stacks.append(list(reversed(deck[position : position + ruleset.stack_size])))
+            self.stacks.append(list(deck[position : position + ruleset.stack_size])[::-1])
             position += ruleset.stack_size
-        self.top_ranks: list[int] = [RANK_OF[pile[-1]] for pile in self.piles]
+        #: The card each centre pile shows, `EMPTY_PILE` for an empty one.
+        self.tops: list[Card] = list(starters)
         self.winner: int | None = None
 
     # -- reading -------------------------------------------------------------
 
-    def fits(self, card: str, pile: int) -> bool:
+    def fits(self, card: Card, pile: int) -> bool:
         """Whether `card` may go on centre pile `pile` as it shows now."""
-        return self.fits_on[RANK_OF[card]][self.top_ranks[pile]]
+        return self.fits_on[card][self.tops[pile]]
 
     def is_last_card(self, seat: int, count: int = 1) -> bool:
         """Whether playing `count` cards would leave `seat` with no cards at all."""
         return len(self.hands[seat]) == count and not self.draws[seat]
 
-    def legal_single_plays(self, seat: int) -> list[tuple[str, int]]:
+    def legal_single_plays(self, seat: int) -> list[tuple[Card, int]]:
         """Every (card, pile) that `seat` could legally play as a one-card play now."""
-        hand = self.hands[seat]
         lone_joker = self.is_last_card(seat)
         plays = []
-        for card in dict.fromkeys(hand):  # a duplicate card (two decks) is the same move
-            if lone_joker and RANK_OF[card] == JOKER_RANK:
+        for card in dict.fromkeys(self.hands[seat]):  # a duplicate card (two decks) is the same move
+            if lone_joker and card == JOKER:
                 continue
-            for pile in range(len(self.piles)):
-                if self.fits(card, pile):
+            row = self.fits_on[card]
+            for pile, top in enumerate(self.tops):
+                if row[top]:
                     plays.append((card, pile))
         return plays
 
@@ -74,14 +77,13 @@ class GameState:
         hand = self.hands[seat]
         if not hand:
             return False
-        tops = self.top_ranks
+        tops = self.tops
         lone_joker = len(hand) == 1 and not self.draws[seat]
         fits_on = self.fits_on
         for card in hand:
-            rank = RANK_OF[card]
-            if rank == JOKER_RANK and lone_joker:
+            if card == JOKER and lone_joker:
                 continue
-            row = fits_on[rank]
+            row = fits_on[card]
             for top in tops:
                 if row[top]:
                     return True
@@ -111,20 +113,16 @@ class GameState:
             return not any(self.draws)
         if any(self.stacks):
             return False
-        centre_ranks = {RANK_OF[card] for pile in self.piles for card in pile}
+        centre = {card for pile in self.piles for card in pile}
         for seat, hand in enumerate(self.hands):
             lone_joker = self.is_last_card(seat)
             for card in hand:
-                rank = RANK_OF[card]
-                if rank == JOKER_RANK and lone_joker:
+                if card == JOKER and lone_joker:
                     continue
-                row = self.fits_on[rank]
-                if any(row[centre] for centre in centre_ranks):
+                row = self.fits_on[card]
+                if any(row[top] for top in centre):
                     return False
         return True
-
-    def pile_tops(self) -> list[str | None]:
-        return [pile[-1] if pile else None for pile in self.piles]
 
     def cards_left(self, seat: int) -> int:
         """Cards `seat` still has to get rid of: hand and draw pile together."""
@@ -132,25 +130,28 @@ class GameState:
 
     # -- moves (legality already checked) ------------------------------------
 
-    def play(self, seat: int, cards: Sequence[str], pile: int) -> None:
+    def play(self, seat: int, cards: Sequence[Card], pile: int) -> None:
         """Put a run of `cards` from `seat`'s hand on `pile` in order, then refill the hand once."""
         hand = self.hands[seat]
         target = self.piles[pile]
-        for card in cards[:-1]:
+        for card in cards:
             hand.remove(card)
             target.append(card)
-        self.play_card(seat, cards[-1], pile)
+        self.tops[pile] = cards[-1]
+        draw = self.draws[seat]
+        while draw and len(hand) < self.ruleset.hand_size:
+            hand.append(draw.pop())
 
-    def play_card(self, seat: int, card: str, pile: int) -> None:
-        """Put one card from `seat`'s hand on `pile`, then refill the hand from the draw pile."""
+    def play_card(self, seat: int, card: Card, pile: int) -> None:
+        """`play` of one card, the commonest move, without the loops."""
         hand = self.hands[seat]
         hand.remove(card)
         self.piles[pile].append(card)
-        self.top_ranks[pile] = RANK_OF[card]
+        self.tops[pile] = card
         draw = self.draws[seat]
         if draw:
-            for _ in range(min(self.ruleset.hand_size - len(hand), len(draw))):
-                hand.append(draw.pop())
+            # Before the play the hand was full or the draw pile empty, so one card refills it.
+            hand.append(draw.pop())
 
     def flip_stacks(self) -> None:
         """Each non-empty replacement stack turns its top card onto its own centre pile."""
@@ -158,7 +159,7 @@ class GameState:
             if stack:
                 card = stack.pop()
                 self.piles[index].append(card)
-                self.top_ranks[index] = RANK_OF[card]
+                self.tops[index] = card
 
     def flip_draw_piles(self, targets: Sequence[int | None]) -> None:
         """California stall: each player with a draw pile flips its top onto their chosen pile, in seat order."""
@@ -166,13 +167,13 @@ class GameState:
             if pile is not None and self.draws[seat]:
                 card = self.draws[seat].pop()
                 self.piles[pile].append(card)
-                self.top_ranks[pile] = RANK_OF[card]
+                self.tops[pile] = card
 
-    def gathered_centre(self) -> list[str]:
+    def gathered_centre(self) -> list[Card]:
         """All centre cards, as a reshuffle gathers them."""
         return [card for pile in self.piles for card in pile]
 
-    def reshuffle(self, order: Sequence[str]) -> None:
+    def reshuffle(self, order: Sequence[Card]) -> None:
         """Gather the centre, split `order` into the stacks in contiguous runs, then flip."""
         for pile in self.piles:
             pile.clear()
@@ -184,5 +185,5 @@ class GameState:
             # The first card of each run is that stack's top, so it goes last.
             self.stacks[index] = list(reversed(order[position : position + size]))
             position += size
-        self.top_ranks[:] = [EMPTY_PILE] * len(self.piles)  # in place: the verifier holds this list
+        self.tops[:] = [EMPTY_PILE] * len(self.piles)  # in place: the verifier holds this list
         self.flip_stacks()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from .state import GameState
+from .cards import CARD_NAMES, JOKER_NAME, Card
+from .events import Collision, Event, Play, Reshuffle, Stall
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -14,9 +14,13 @@ def card_text(card: str | None) -> str:
     """`"QH"` -> `"Q♥"`, the joker stays `"JK"`."""
     if card is None:
         return "nothing"
-    if card == "JK":
+    if card == JOKER_NAME:
         return "JK"
     return card[:-1] + _SUIT_SYMBOLS.get(card[-1], card[-1])
+
+
+#: `CARD_TEXT[card]`: `card_text` of every card, and "nothing" for `EMPTY_PILE` (index -1).
+CARD_TEXT: tuple[str, ...] = (*(card_text(name) if name else "" for name in CARD_NAMES), "nothing")
 
 
 def clock(t: int) -> str:
@@ -29,22 +33,18 @@ def _name(players: Sequence[str], seat: int) -> str:
     return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
 
 
-def describe_event(event: dict[str, Any], players: Sequence[str], state: GameState) -> str:
-    """The event in words, read against the table *before* it is applied."""
-    kind = event["type"]
-    at = clock(event["t"])
-    if kind == "play":
-        who = _name(players, event["player"])
-        cards = event["cards"] if "cards" in event else [event["card"]]
-        pile = event["pile"]
-        under = card_text(state.piles[pile][-1] if state.piles[pile] else None)
-        shown = " ".join(card_text(card) for card in cards)
-        return f"{who} plays {shown} on {under} (pile {pile}), {at}"
-    if kind == "collision":
-        who = _name(players, event["player"])
-        return f"{who} collides with {card_text(event['card'])} on pile {event['pile']} and takes it back, {at}"
-    if kind == "stall":
+def describe_event(event: Event, players: Sequence[str], tops: Sequence[Card]) -> str:
+    """The event in words, read against the centre piles' tops *before* it is applied."""
+    at = clock(event.t)
+    if isinstance(event, Play):
+        under = CARD_TEXT[tops[event.pile]]  # EMPTY_PILE (-1) reads "nothing"
+        shown = " ".join(CARD_TEXT[card] for card in event.cards)
+        return f"{_name(players, event.seat)} plays {shown} on {under} (pile {event.pile}), {at}"
+    if isinstance(event, Collision):
+        who = _name(players, event.seat)
+        return f"{who} collides with {CARD_TEXT[event.card]} on pile {event.pile} and takes it back, {at}"
+    if isinstance(event, Stall):
         return f"Everyone is stuck: fresh cards are flipped onto the centre, {at}"
-    if kind == "reshuffle":
+    if isinstance(event, Reshuffle):
         return f"The centre piles are gathered, shuffled and split into the replacement stacks, {at}"
-    return f"{_name(players, event['player'])} calls Speed!, {at}"
+    return f"{_name(players, event.seat)} calls Speed!, {at}"

@@ -3,26 +3,37 @@
 Verification is strict, like python-chess's strict game reader: it stops at
 the first error and says where. The checks run in the spec's precedence:
 document format, ruleset ranges, the deck; then each event in turn (its
-format, its clock, whether the game is already over, then its own checks in
-the order the spec lists them); the claimed result last.
+format, read by the one parser of `events.py` into a typed event; its clock;
+whether the game is already over; then its own checks in the order the spec
+lists them); the claimed result last.
 
 Plain verification records nothing per step; with `steps=True` it keeps a
-`Step` after the deal and after each event that passed.
+`Step` after the deal and after each event that passed. Both run the same
+checks: recording is an addition, never a second set of rules.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
-from functools import cache
 from itertools import pairwise
 from typing import Any
 
 import orjson
 
-from .cards import EMPTY_PILE, JOKER_RANK, RANK_OF, build_pack, fitting_ranks
+from .cards import (
+    CARD_ID,
+    CARD_NAMES,
+    EMPTY_PILE,
+    JOKER,
+    JOKER_RANK,
+    Card,
+    card_names,
+    fitting_ranks,
+    sorted_pack,
+)
 from .errors import ErrorCode, LogError
+from .events import Collision, Play, Reshuffle, SpeedCall, Stall, card_problem, event_error, event_parser, who
 from .rulesets import Ruleset, build_ruleset, read_ruleset_fields
 from .state import GameState
 from .text import clock, describe_event
@@ -30,7 +41,6 @@ from .verdict import Step, Verdict
 
 FORMAT = "speed-log/1"
 _REQUIRED_KEYS = ("format", "ruleset", "players", "deck", "events", "result")
-_EVENT_TYPES = ("play", "collision", "stall", "reshuffle", "speed")
 
 
 def verify_bytes(data: bytes | str, *, steps: bool = False) -> Verdict:
@@ -91,14 +101,8 @@ def verify_document(document: object, *, steps: bool = False) -> Verdict:
     return _Verifier(document, record_steps=steps).run()
 
 
-@cache
-def _sorted_pack(decks: int, jokers: int) -> list[str]:
-    """The pack sorted, for comparing with a sorted deck: faster than counting both."""
-    return sorted(build_pack(decks=decks, jokers=jokers))
-
-
 class _Verifier:
-    """One verification. Event handlers raise `LogError` at the first fault."""
+    """One verification. The checks raise `LogError` at the first fault."""
 
     def __init__(self, document: object, *, record_steps: bool) -> None:
         self.document = document
@@ -106,17 +110,12 @@ class _Verifier:
         self.players: tuple[str, ...] | None = None
         self.ruleset = Ruleset()
         self.state: GameState | None = None
-        self.index = 0
-        self.t = 0
-        # The last event that was not a collision, for checking collisions:
-        # (player, pile, t, rank the pile showed before it), or None when it
-        # was not a play.
-        self.standing_play: tuple[int, int, int, int] | None = None
+        self.index = 0  # the event being checked, for messages
 
     def run(self) -> Verdict:
         try:
             events, result = self._read_document()
-            self._record(None, "The deal: starters turned face up.")
+            self._record(None, 0, "The deal: starters turned face up.")
             self._replay(events)
             winner = self._check_result(result)
         except LogError as error:
@@ -159,7 +158,11 @@ class _Verifier:
         deck = document["deck"]
         if not isinstance(deck, list):
             raise LogError(ErrorCode.BAD_FORMAT, "`deck` must be a list of cards.")
-        self._check_card_strings(deck, "`deck`")
+        try:  # reading every card is also the check that each is one
+            cards = [CARD_ID[name] for name in deck]
+        except (KeyError, TypeError):  # not a card string; TypeError: unhashable, so not a string
+            message = card_problem(deck, "`deck`") or "`deck` must be a list of cards."
+            raise LogError(ErrorCode.BAD_FORMAT, message) from None
         events = document["events"]
         if not isinstance(events, list):
             raise LogError(ErrorCode.BAD_FORMAT, "`events` must be a list.")
@@ -179,23 +182,10 @@ class _Verifier:
                 ErrorCode.BAD_FORMAT,
                 f"`result.winner` is {winner}; seats are numbered 0 to {ruleset.players - 1}.",
             )
-        if sorted(deck) != _sorted_pack(ruleset.decks, ruleset.jokers):
+        if sorted(cards) != sorted_pack(ruleset.decks, ruleset.jokers):
             raise LogError(ErrorCode.BAD_DECK, self._deck_problem(deck))
-        self.state = GameState(ruleset, deck)
+        self.state = GameState(ruleset, cards)
         return events, result
-
-    def _check_card_strings(self, cards: list[Any], where: str, *, in_event: bool = False) -> None:
-        try:
-            if set(cards) <= RANK_OF.keys():
-                return
-        except TypeError:  # an unhashable value (list, object) is certainly not a card
-            pass
-        for card in cards:
-            if not (isinstance(card, str) and card in RANK_OF):
-                message = f"{where} holds {json.dumps(card)}, which is not a card (rank A 2-10 J Q K then suit S H D C, or JK)."
-                raise (
-                    self._error(ErrorCode.BAD_FORMAT, message) if in_event else LogError(ErrorCode.BAD_FORMAT, message)
-                )
 
     @staticmethod
     def _check_result_format(result: object) -> None:
@@ -210,7 +200,7 @@ class _Verifier:
             raise LogError(ErrorCode.BAD_FORMAT, f"`result.deadlock` can only be true, not {result['deadlock']!r}.")
 
     def _deck_problem(self, deck: list[str]) -> str:
-        want = Counter(_sorted_pack(self.ruleset.decks, self.ruleset.jokers))
+        want = Counter(CARD_NAMES[card] for card in sorted_pack(self.ruleset.decks, self.ruleset.jokers))
         have = Counter(deck)
         missing = sorted((want - have).elements())
         extra = sorted((have - want).elements())
@@ -226,76 +216,62 @@ class _Verifier:
     def _replay(self, events: list[Any]) -> None:
         state = self.state
         assert state is not None
-        parsers = _PARSERS
-        players, piles = self.ruleset.players, self.ruleset.center_piles
-        hands, draws, top_ranks, fits_on = state.hands, state.draws, state.top_ranks, state.fits_on
-        rank_of = RANK_OF.get
+        parse = event_parser(self.ruleset, self.players or (), state.draws)
+        hands, draws, tops, fits_on = state.hands, state.draws, state.tops, state.fits_on
         recording = self.steps is not None
-        for index, event in enumerate(events):
-            self.index = index
-            if type(event) is not dict:
-                raise self._error(ErrorCode.BAD_FORMAT, "The event must be a JSON object.")
-            t = event.get("t")
-            kind = event.get("type")
-            if type(t) is not int:
-                raise self._error(ErrorCode.BAD_FORMAT, f"`t` must be whole milliseconds, not {t!r}.")
-            if kind == "play" and "cards" not in event:
-                # Most events are one card played from a hand: this is
-                # `_parse_play` + `_check_clock` + `_play` inlined, in their order.
-                seat = event.get("player")
-                if type(seat) is not int or not 0 <= seat < players:
-                    raise self._bad_seat(seat)
-                pile = event.get("pile")
-                if type(pile) is not int or not 0 <= pile < piles:
-                    raise self._bad_pile(pile)
-                card = event.get("card", "")  # "" is no card either: `_bad_card` tells which
-                rank = rank_of(card) if type(card) is str else None
-                if rank is None:
-                    raise self._bad_card(event)
-                if t < self.t or state.winner is not None:
-                    self._check_clock(t)
-                hand = hands[seat]
-                if (
-                    card not in hand
-                    or not fits_on[rank][top_ranks[pile]]
-                    or (rank == 0 and len(hand) == 1 and not draws[seat])
-                ):
-                    self._play(t, seat, pile, [card])  # raises with the precise reason
-                self.t = t
-                description = describe_event(event, self.players or (), state) if recording else None
-                self.standing_play = (seat, pile, t, top_ranks[pile])
-                state.play_card(seat, card, pile)
-                if description is not None:
-                    self._record(index, description)
-                continue
-            parse = parsers.get(kind) if type(kind) is str else None
-            if parse is None:
-                raise self._error(
-                    ErrorCode.BAD_FORMAT, f"Unknown event type {kind!r}; expected one of {', '.join(_EVENT_TYPES)}."
-                )
-            parsed = parse(self, event)
-            self._check_clock(t)
-            self.t = t
-            description = None if self.steps is None else describe_event(event, self.players or (), state)
-            if kind == "play":
-                self._play(t, *parsed)
-            elif kind == "collision":
-                self._collision(t, *parsed)
-            elif kind == "stall":
-                self._stall(t, parsed)
-            elif kind == "reshuffle":
-                self._reshuffle(t, parsed)
+        previous = 0  # the clock of the event before
+        # The last event that was not a collision, for checking collisions: (player,
+        # pile, t, card the pile showed before it), or None when it was not a play.
+        standing: tuple[int, int, int, Card] | None = None
+        # The checks that pass need no index; those that can fail read it from self.index.
+        for index, raw in enumerate(events):
+            event = parse(raw, index)
+            t = event.t
+            if t < previous or state.winner is not None:
+                self.index = index
+                self._check_clock(t, previous)
+            previous = t
+            description = describe_event(event, self.players or (), tops) if recording else None
+            if type(event) is Play:
+                _t, seat, pile, cards = event
+                top = tops[pile]
+                if len(cards) == 1:
+                    # Most events are one card played from a hand: its three checks at once,
+                    # `_reject_play` says which failed.
+                    card = cards[0]
+                    hand = hands[seat]
+                    if (
+                        card not in hand
+                        or not fits_on[card][top]
+                        or (card == JOKER and len(hand) == 1 and not draws[seat])
+                    ):
+                        self.index = index
+                        self._reject_play(event)
+                    state.play_card(seat, card, pile)
+                else:
+                    self.index = index
+                    self._check_run(event)
+                    state.play(seat, cards, pile)
+                standing = (seat, pile, t, top)
             else:
-                self._speed(t, parsed)
-            if kind not in ("play", "collision"):  # a collision leaves the standing play the reference
-                self.standing_play = None
+                self.index = index
+                if type(event) is Collision:  # it leaves the standing play the reference
+                    self._collision(event, standing)
+                else:
+                    if type(event) is Stall:
+                        self._stall(event)
+                    elif type(event) is Reshuffle:
+                        self._reshuffle(event)
+                    elif type(event) is SpeedCall:
+                        self._speed(event)
+                    standing = None
             if description is not None:
-                self._record(index, description)
+                self._record(index, t, description)
 
-    def _check_clock(self, t: int) -> None:
+    def _check_clock(self, t: int, previous: int) -> None:
         """The checks every event gets after its format: `time_reversed`, then `game_over`."""
-        if t < self.t:
-            before = "the start" if self.index == 0 else f"the previous event ({clock(self.t)})"
+        if t < previous:
+            before = "the start" if self.index == 0 else f"the previous event ({clock(previous)})"
             raise self._error(ErrorCode.TIME_REVERSED, f"This event's t ({t} ms) is earlier than {before}.")
         state = self.state
         assert state is not None
@@ -305,137 +281,41 @@ class _Verifier:
                 f"The game was already won by {self._who(state.winner)}; nothing may follow the call of Speed.",
             )
 
-    # Parsers check an event's format and return its fields.
+    # The rules of each event, checked on its typed value before it is applied.
 
-    def _bad_seat(self, seat: object, name: str = "player") -> LogError:
-        return self._error(
-            ErrorCode.BAD_FORMAT, f"`{name}` must be a seat from 0 to {self.ruleset.players - 1}, not {seat!r}."
-        )
-
-    def _bad_pile(self, pile: object) -> LogError:
-        return self._error(
-            ErrorCode.BAD_FORMAT,
-            f"`pile` must be a centre pile from 0 to {self.ruleset.center_piles - 1}, not {pile!r}.",
-        )
-
-    def _bad_card(self, event: dict[str, Any]) -> LogError:
-        if "card" not in event:
-            what = (
-                "A play needs `card` (or `cards` for a run)." if event.get("type") == "play" else "`card` is missing."
-            )
-            return self._error(ErrorCode.BAD_FORMAT, what)
-        return self._error(ErrorCode.BAD_FORMAT, f"`card` is {json.dumps(event['card'])}, which is not a card.")
-
-    def _seat_field(self, event: dict[str, Any]) -> int:
-        seat = event.get("player")
-        if type(seat) is not int or not 0 <= seat < self.ruleset.players:
-            raise self._bad_seat(seat)
-        return seat
-
-    def _pile_field(self, event: dict[str, Any]) -> int:
-        pile = event.get("pile")
-        if type(pile) is not int or not 0 <= pile < self.ruleset.center_piles:
-            raise self._bad_pile(pile)
-        return pile
-
-    def _card_field(self, event: dict[str, Any]) -> str:
-        card = event.get("card")
-        if type(card) is not str or card not in RANK_OF:
-            raise self._bad_card(event)
-        return card
-
-    def _parse_play(self, event: dict[str, Any]) -> tuple[int, int, list[str]]:
-        seat = self._seat_field(event)
-        pile = self._pile_field(event)
-        if "cards" not in event:
-            return seat, pile, [self._card_field(event)]
-        if "card" in event:
-            raise self._error(ErrorCode.BAD_FORMAT, "A play has either `card` or `cards`, not both.")
-        if not self.ruleset.multi_card:
-            raise self._error(ErrorCode.BAD_FORMAT, "This ruleset has no runs (multi_card is off): play one `card`.")
-        cards = event["cards"]
-        if type(cards) is not list or not cards:
-            raise self._error(ErrorCode.BAD_FORMAT, "`cards` must be a non-empty list of cards.")
-        self._check_card_strings(cards, "`cards`", in_event=True)
-        return seat, pile, cards
-
-    def _parse_collision(self, event: dict[str, Any]) -> tuple[int, int, str]:
-        return self._seat_field(event), self._pile_field(event), self._card_field(event)
-
-    def _parse_stall(self, event: dict[str, Any]) -> list[int | None] | None:
-        if self.ruleset.stalls_from_stacks:
-            return None
-        targets = event.get("piles")
+    def _reject_play(self, event: Play) -> None:
+        """Raise the first failed check of a one-card play (spec: `not_in_hand`, `no_fit`, `joker_last`)."""
         state = self.state
         assert state is not None
-        if type(targets) is not list or len(targets) != self.ruleset.players:
-            raise self._error(
-                ErrorCode.BAD_FORMAT,
-                f"A draw-pile stall needs `piles`: one entry per seat ({self.ruleset.players}), not {targets!r}.",
-            )
-        for seat, pile in enumerate(targets):
-            if state.draws[seat]:
-                if type(pile) is not int or not 0 <= pile < self.ruleset.center_piles:
-                    raise self._error(
-                        ErrorCode.BAD_FORMAT,
-                        f"`piles[{seat}]` must name the centre pile (0 to {self.ruleset.center_piles - 1}) that "
-                        f"{self._who(seat)} flips onto, not {pile!r}.",
-                    )
-            elif pile is not None:
-                raise self._error(
-                    ErrorCode.BAD_FORMAT,
-                    f"`piles[{seat}]` must be null: {self._who(seat)} has no draw pile left to flip from.",
-                )
-        return targets
-
-    def _parse_reshuffle(self, event: dict[str, Any]) -> list[str]:
-        if not self.ruleset.stalls_from_stacks:
-            raise self._error(ErrorCode.BAD_FORMAT, 'A game with stall_source "draw_piles" has no reshuffle.')
-        order = event.get("order")
-        if type(order) is not list:
-            raise self._error(ErrorCode.BAD_FORMAT, "`order` must be the list of reshuffled cards, first card first.")
-        self._check_card_strings(order, "`order`", in_event=True)
-        return order
-
-    def _parse_speed(self, event: dict[str, Any]) -> int:
-        return self._seat_field(event)
-
-    # Handlers check the rules for an event of the right format, then apply it.
-
-    def _play(self, t: int, seat: int, pile: int, cards: list[str]) -> None:
-        state = self.state
-        assert state is not None
+        t, seat, pile, (card,) = event
         hand = state.hands[seat]
-        top_before = state.top_ranks[pile]
-        if len(cards) == 1:
-            card = cards[0]
-            if card not in hand:
-                raise self._error(
-                    ErrorCode.NOT_IN_HAND,
-                    f"{self._who(seat)} plays {card} at {clock(t)}, but their hand holds {' '.join(hand) or 'nothing'}.",
-                )
-            if not state.fits(card, pile):
-                raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
-            if RANK_OF[card] == 0 and len(hand) == 1 and not state.draws[seat]:
-                raise self._error(
-                    ErrorCode.JOKER_LAST,
-                    f"{self._who(seat)} plays a joker as their last card at {clock(t)}; a joker may never be the last card.",
-                )
-        else:
-            self._check_run(t, seat, pile, cards)
-        self.standing_play = (seat, pile, t, top_before)
-        state.play(seat, cards, pile)
+        if card not in hand:
+            raise self._error(
+                ErrorCode.NOT_IN_HAND,
+                f"{self._who(seat)} plays {CARD_NAMES[card]} at {clock(t)}, but their hand holds "
+                f"{card_names(hand) or 'nothing'}.",
+            )
+        if not state.fits(card, pile):
+            raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
+        if card == JOKER and len(hand) == 1 and not state.draws[seat]:
+            raise self._error(
+                ErrorCode.JOKER_LAST,
+                f"{self._who(seat)} plays a joker as their last card at {clock(t)}; a joker may never be the last card.",
+            )
+        raise AssertionError("a play that passes its checks was rejected")  # pragma: no cover
 
-    def _check_run(self, t: int, seat: int, pile: int, cards: list[str]) -> None:
+    def _check_run(self, event: Play) -> None:
         state = self.state
         assert state is not None
+        t, seat, pile, cards = event
+        run = card_names(cards)
         remaining = list(state.hands[seat])
         for card in cards:
             if card not in remaining:
-                held = " ".join(state.hands[seat])
+                held = card_names(state.hands[seat])
                 raise self._error(
                     ErrorCode.NOT_IN_HAND,
-                    f"{self._who(seat)} plays the run {' '.join(cards)} at {clock(t)}, but {card} is not in their "
+                    f"{self._who(seat)} plays the run {run} at {clock(t)}, but {CARD_NAMES[card]} is not in their "
                     f"hand ({held}) {'as many times as the run uses it' if card in state.hands[seat] else ''}".rstrip()
                     + ".",
                 )
@@ -443,42 +323,43 @@ class _Verifier:
         if not state.fits(cards[0], pile):
             raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, cards[0], pile, t))
         for before, card in pairwise(cards):
-            if not state.fits_on[RANK_OF[card]][RANK_OF[before]]:
+            if not state.fits_on[card][before]:
+                fits = ", ".join(fitting_ranks(before >> 2, same_rank=self.ruleset.same_rank))
                 raise self._error(
                     ErrorCode.NO_FIT,
-                    f"{self._who(seat)}'s run {' '.join(cards)} at {clock(t)} breaks at {card}: it does not fit on "
-                    f"{before} (fits: {', '.join(fitting_ranks(RANK_OF[before], same_rank=self.ruleset.same_rank))}).",
+                    f"{self._who(seat)}'s run {run} at {clock(t)} breaks at {CARD_NAMES[card]}: it does not fit on "
+                    f"{CARD_NAMES[before]} (fits: {fits}).",
                 )
-        if RANK_OF[cards[-1]] == 0 and not remaining and not state.draws[seat]:
+        if cards[-1] == JOKER and not remaining and not state.draws[seat]:
             raise self._error(
                 ErrorCode.JOKER_LAST,
                 f"{self._who(seat)}'s run at {clock(t)} ends with a joker as their last card; a joker may never be "
                 "the last card.",
             )
 
-    def _no_fit_message(self, seat: int, card: str, pile: int, t: int) -> str:
+    def _no_fit_message(self, seat: int, card: Card, pile: int, t: int) -> str:
         state = self.state
         assert state is not None
-        top = state.top_ranks[pile]
+        top = state.tops[pile]
+        name = CARD_NAMES[card]
         if top == EMPTY_PILE:
-            return f"{self._who(seat)} plays {card} on pile {pile} at {clock(t)}, but pile {pile} is empty."
-        showing = state.piles[pile][-1]
-        if top == JOKER_RANK:
+            return f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} is empty."
+        if top >> 2 == JOKER_RANK:
             return (
                 f"{self._who(seat)} plays JK on pile {pile} at {clock(t)}, but pile {pile} shows JK and "
                 "this ruleset does not allow a joker on a joker (joker_on_joker is off)."
             )
-        fits = ", ".join(fitting_ranks(top, same_rank=self.ruleset.same_rank))
+        fits = ", ".join(fitting_ranks(top >> 2, same_rank=self.ruleset.same_rank))
         return (
-            f"{self._who(seat)} plays {card} on pile {pile} at {clock(t)}, but pile {pile} shows {showing}: "
+            f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} shows {CARD_NAMES[top]}: "
             f"only {fits} or a joker fit there."
         )
 
-    def _collision(self, t: int, seat: int, pile: int, card: str) -> None:
+    def _collision(self, event: Collision, standing: tuple[int, int, int, Card] | None) -> None:
         state = self.state
         assert state is not None
-        standing = self.standing_play
-        what = f"{self._who(seat)}'s collision with {card} on pile {pile} at {clock(t)}"
+        t, seat, pile, card = event
+        what = f"{self._who(seat)}'s collision with {CARD_NAMES[card]} on pile {pile} at {clock(t)}"
         if standing is None:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
@@ -497,12 +378,12 @@ class _Verifier:
         if card not in state.hands[seat]:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
-                f"{what}: {card} is not in their hand ({' '.join(state.hands[seat]) or 'empty'}).",
+                f"{what}: {CARD_NAMES[card]} is not in their hand ({card_names(state.hands[seat]) or 'empty'}).",
             )
-        if not state.fits_on[RANK_OF[card]][top_before]:
+        if not state.fits_on[card][top_before]:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
-                f"{what}: {card} would not have fitted the pile before the standing play.",
+                f"{what}: {CARD_NAMES[card]} would not have fitted the pile before the standing play.",
             )
 
     def _check_nobody_can_move(self, t: int, what: str) -> None:
@@ -511,15 +392,17 @@ class _Verifier:
         seat = state.first_mover()
         if seat is not None:
             card, pile = state.legal_single_plays(seat)[0]
-            showing = state.piles[pile][-1]
+            showing = CARD_NAMES[state.piles[pile][-1]]
             raise self._error(
                 ErrorCode.STALL_WITH_MOVE,
-                f"{what} at {clock(t)}, but {self._who(seat)} can still move: {card} fits on pile {pile} ({showing}).",
+                f"{what} at {clock(t)}, but {self._who(seat)} can still move: {CARD_NAMES[card]} fits on pile "
+                f"{pile} ({showing}).",
             )
 
-    def _stall(self, t: int, targets: list[int | None] | None) -> None:
+    def _stall(self, event: Stall) -> None:
         state = self.state
         assert state is not None
+        t, targets = event
         self._check_nobody_can_move(t, "A stall is called")
         if targets is None:
             if not any(state.stacks):
@@ -538,9 +421,10 @@ class _Verifier:
                 )
             state.flip_draw_piles(targets)
 
-    def _reshuffle(self, t: int, order: list[str]) -> None:
+    def _reshuffle(self, event: Reshuffle) -> None:
         state = self.state
         assert state is not None
+        t, order = event
         self._check_nobody_can_move(t, "A reshuffle is called")
         if any(state.stacks):
             left = ", ".join(f"stack {index}: {len(stack)}" for index, stack in enumerate(state.stacks) if stack)
@@ -551,7 +435,7 @@ class _Verifier:
             )
         gathered = state.gathered_centre()
         if sorted(order) != sorted(gathered):
-            want, have = Counter(gathered), Counter(order)
+            want, have = Counter(CARD_NAMES[card] for card in gathered), Counter(CARD_NAMES[card] for card in order)
             missing = " ".join(sorted((want - have).elements())) or "none"
             extra = " ".join(sorted((have - want).elements())) or "none"
             raise self._error(
@@ -561,9 +445,10 @@ class _Verifier:
             )
         state.reshuffle(order)
 
-    def _speed(self, t: int, seat: int) -> None:
+    def _speed(self, event: SpeedCall) -> None:
         state = self.state
         assert state is not None
+        t, seat = event
         if state.hands[seat] or state.draws[seat]:
             raise self._error(
                 ErrorCode.NOT_FINISHED,
@@ -608,37 +493,27 @@ class _Verifier:
     # -- helpers --------------------------------------------------------------
 
     def _who(self, seat: int) -> str:
-        if self.players is not None and 0 <= seat < len(self.players):
-            return f"seat {seat} ({self.players[seat]})"
-        return f"seat {seat}"
+        return who(self.players or (), seat)
 
     def _error(self, code: ErrorCode, message: str) -> LogError:
-        return LogError(code, f"Event {self.index}: {message}", self.index)
+        return event_error(self.index, message, code)
 
-    def _record(self, index: int | None, description: str) -> None:
+    def _record(self, index: int | None, t: int, description: str) -> None:
         if self.steps is None:
             return
         state = self.state
         assert state is not None
+        name = CARD_NAMES.__getitem__
+        piles = state.piles
         self.steps.append(
-            Step(
-                event=index,
-                t=self.t,
-                description=description,
-                hands=tuple(tuple(hand) for hand in state.hands),
-                draws=tuple(len(draw) for draw in state.draws),
-                piles=tuple(len(pile) for pile in state.piles),
-                pile_tops=tuple(state.pile_tops()),
-                stacks=tuple(len(stack) for stack in state.stacks),
+            Step(  # event, t, description, hands, draws, piles, pile_tops, stacks
+                index,
+                t,
+                description,
+                tuple([tuple(map(name, hand)) for hand in state.hands]),
+                tuple([len(draw) for draw in state.draws]),
+                tuple([len(pile) for pile in piles]),
+                tuple([name(pile[-1]) if pile else None for pile in piles]),
+                tuple([len(stack) for stack in state.stacks]),
             )
         )
-
-
-# Event type -> the `_Verifier` method that checks its format and returns its fields.
-_PARSERS: dict[str, Callable[[_Verifier, dict[str, Any]], Any]] = {
-    "play": _Verifier._parse_play,
-    "collision": _Verifier._parse_collision,
-    "stall": _Verifier._parse_stall,
-    "reshuffle": _Verifier._parse_reshuffle,
-    "speed": _Verifier._parse_speed,
-}

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 
 from replays.engine import PRESETS, ErrorCode, simulate, verify_bytes, verify_document
-from replays.engine.cards import RANK_OF
+from replays.engine.cards import CARD_ID, CARD_NAMES
 from replays.engine.state import GameState
 
 
@@ -38,19 +38,19 @@ def test_piles_on_a_stall_in_a_stacks_game_is_ignored() -> None:
 
 
 def _after_a_run(document: dict[str, Any]) -> tuple[int, int, int, GameState]:
-    """The first run in `document`: its index, the pile's rank before it, the other seat, the state after it."""
+    """The first run in `document`: its index, the pile's top card before it, the other seat, the state after it."""
     ruleset = PRESETS["runs-at-once"]
-    state = GameState(ruleset, document["deck"])
+    state = GameState(ruleset, _cards(document["deck"]))
     for index, event in enumerate(document["events"]):
         if event["type"] == "play":
-            before = state.top_ranks[event["pile"]]
-            state.play(event["player"], event.get("cards") or [event["card"]], event["pile"])
+            before = state.tops[event["pile"]]
+            state.play(event["player"], _cards(event.get("cards") or [event["card"]]), event["pile"])
             if len(event.get("cards", ())) > 1:
                 return index, before, 1 - event["player"], state
         elif event["type"] == "stall":
             state.flip_stacks()
         elif event["type"] == "reshuffle":
-            state.reshuffle(event["order"])
+            state.reshuffle(_cards(event["order"]))
     raise AssertionError("no run")
 
 
@@ -60,13 +60,13 @@ def test_a_collision_with_a_run_is_judged_against_the_pile_before_the_whole_run(
             _index, before, other, state = _after_a_run(document)
         except AssertionError:
             return False
-        return any(state.fits_on[_rank(card)][before] for card in state.hands[other])
+        return any(state.fits_on[card][before] for card in state.hands[other])
 
     document = _first_seed_with("runs-at-once", has_collidable_run)
     index, before, other, state = _after_a_run(document)
     run = document["events"][index]
-    card = next(card for card in state.hands[other] if state.fits_on[_rank(card)][before])
-    collision = {"t": run["t"], "type": "collision", "player": other, "card": card, "pile": run["pile"]}
+    card = next(card for card in state.hands[other] if state.fits_on[card][before])
+    collision = {"t": run["t"], "type": "collision", "player": other, "card": CARD_NAMES[card], "pile": run["pile"]}
     document["events"].insert(index + 1, collision)
     assert verify_document(document).code is ErrorCode.OK
 
@@ -84,5 +84,5 @@ def test_nan_is_not_json() -> None:
     assert (verdict.code, verdict.event) == (ErrorCode.BAD_FORMAT, None)
 
 
-def _rank(card: str) -> int:
-    return RANK_OF[card]
+def _cards(names: list[str]) -> list[int]:
+    return [CARD_ID[name] for name in names]

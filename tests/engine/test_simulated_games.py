@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from replays.engine import PRESETS, ErrorCode, simulate, verify_document
-from replays.engine.cards import build_pack
+from replays.engine.cards import CARD_ID, CARD_NAMES, build_pack
 from replays.engine.state import GameState
 
 RULESETS = sorted(PRESETS)
@@ -65,16 +65,18 @@ def test_every_card_is_somewhere_after_every_event(name: str, seed: int) -> None
     document = simulate(name, seed=seed)
     ruleset = PRESETS[name]
     pack = Counter(build_pack(decks=ruleset.decks, jokers=ruleset.jokers))
-    state = GameState(ruleset, document["deck"])
+    state = GameState(ruleset, [CARD_ID[name] for name in document["deck"]])
     for event in document["events"]:
         if event["type"] == "play":
-            state.play(event["player"], event.get("cards") or [event["card"]], event["pile"])
+            state.play(
+                event["player"], [CARD_ID[name] for name in event.get("cards") or [event["card"]]], event["pile"]
+            )
         elif event["type"] == "stall":
             state.flip_stacks() if ruleset.stalls_from_stacks else state.flip_draw_piles(event["piles"])
         elif event["type"] == "reshuffle":
-            state.reshuffle(event["order"])
+            state.reshuffle([CARD_ID[name] for name in event["order"]])
         places = [*state.hands, *state.draws, *state.piles, *state.stacks]
-        assert Counter(card for place in places for card in place) == pack
+        assert Counter(CARD_NAMES[card] for place in places for card in place) == pack
 
 
 @pytest.mark.parametrize("name", RULESETS)

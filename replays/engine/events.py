@@ -1,0 +1,269 @@
+"""The events of a speed-log/1 game as typed values, and the one parser that makes them.
+
+An event is a small immutable value, as a move is in python-chess: `Play`,
+`Collision`, `Stall`, `Reshuffle` and `SpeedCall` (spec section 5). Cards are
+`Card` numbers (see `cards.py`), read once from the log's strings. The parser
+checks an event's format only: a value of the wrong JSON type, an index out of
+range, a badly spelled card, an unknown `type` are `bad_format`, raised as a
+`LogError` that names the event. Whether the move is legal is the verifier's
+question, asked of the typed event.
+
+The values are named tuples because a game has thousands of them and a tuple
+is the cheapest immutable object Python builds; each compares equal only to an
+event of its own type, never to a plain tuple.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence, Sized
+from typing import Any, NamedTuple
+
+from .cards import CARD_ID, Card, card_names
+from .errors import ErrorCode, LogError
+from .rulesets import Ruleset
+
+EVENT_TYPES = ("play", "collision", "stall", "reshuffle", "speed")
+
+
+class Play(NamedTuple):
+    """`seat` puts `cards` from their hand on centre pile `pile`, in order (one card, or a run)."""
+
+    t: int
+    seat: int
+    pile: int
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"play {card_names(self.cards)} by seat {self.seat} on pile {self.pile} at {self.t} ms"
+
+
+class Collision(NamedTuple):
+    """`seat` reached pile `pile` with `card` at the moment of the play before, and took it back."""
+
+    t: int
+    seat: int
+    pile: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"collision of seat {self.seat} with {card_names((self.card,))} on pile {self.pile} at {self.t} ms"
+
+
+class Stall(NamedTuple):
+    """Everyone is stuck: fresh cards are flipped.
+
+    `piles` is None in a `"stacks"` game; with `"draw_piles"`, the centre pile
+    each seat's draw pile flips onto (None for an empty draw pile).
+    """
+
+    t: int
+    piles: tuple[int | None, ...] | None
+
+    def __str__(self) -> str:
+        return f"stall at {self.t} ms"
+
+
+class Reshuffle(NamedTuple):
+    """The centre piles are gathered and shuffled into `order`, first card first."""
+
+    t: int
+    order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return f"reshuffle of {len(self.order)} cards at {self.t} ms"
+
+
+class SpeedCall(NamedTuple):
+    """`seat` calls "Speed!"."""
+
+    t: int
+    seat: int
+
+    def __str__(self) -> str:
+        return f"speed called by seat {self.seat} at {self.t} ms"
+
+
+def _same_event(self: tuple[Any, ...], other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _other_event(self: tuple[Any, ...], other: object) -> bool:
+    return not _same_event(self, other)
+
+
+# A named tuple compares as a plain tuple: a stall at t=5 would equal (5, None) and a
+# collision the play with the same numbers. An event equals only an event of its own type.
+for _kind in (Play, Collision, Stall, Reshuffle, SpeedCall):
+    setattr(_kind, "__eq__", _same_event)  # noqa: B010 - a method assignment mypy refuses on a NamedTuple
+    setattr(_kind, "__ne__", _other_event)  # noqa: B010
+
+Event = Play | Collision | Stall | Reshuffle | SpeedCall
+
+#: Reads one raw event (the JSON value) at an index into its typed value; raises `LogError`.
+EventParser = Callable[[object, int], Event]
+
+
+def event_error(index: int, message: str, code: ErrorCode = ErrorCode.BAD_FORMAT) -> LogError:
+    """The error of event `index`: its message starts with "Event N:"."""
+    return LogError(code, f"Event {index}: {message}", index)
+
+
+def who(players: Sequence[str], seat: int) -> str:
+    """A seat as messages name it: `seat 0 (alice)`."""
+    if 0 <= seat < len(players):
+        return f"seat {seat} ({players[seat]})"
+    return f"seat {seat}"
+
+
+def card_problem(cards: Sequence[Any], where: str) -> str | None:
+    """What is wrong with a list that must hold card strings only, or None when nothing is."""
+    try:
+        if set(cards) <= CARD_ID.keys():
+            return None
+    except TypeError:  # an unhashable value (list, object) is certainly not a card
+        pass
+    for card in cards:
+        if not (type(card) is str and card in CARD_ID):
+            return (
+                f"{where} holds {json.dumps(card)}, which is not a card (rank A 2-10 J Q K then suit S H D C, or JK)."
+            )
+    return None  # pragma: no cover - set() above failed only because of a non-card
+
+
+def _bad_seat(index: int, seat: object, seats: int) -> LogError:
+    return event_error(index, f"`player` must be a seat from 0 to {seats - 1}, not {seat!r}.")
+
+
+def _bad_pile(index: int, pile: object, piles: int) -> LogError:
+    return event_error(index, f"`pile` must be a centre pile from 0 to {piles - 1}, not {pile!r}.")
+
+
+def _bad_card(index: int, event: dict[str, Any]) -> LogError:
+    if "card" not in event:
+        if event.get("type") == "play":
+            return event_error(index, "A play needs `card` (or `cards` for a run).")
+        return event_error(index, "`card` is missing.")
+    return event_error(index, f"`card` is {json.dumps(event['card'])}, which is not a card.")
+
+
+def _seat_and_pile(event: dict[str, Any], index: int, ruleset: Ruleset) -> tuple[int, int]:
+    seat = event.get("player")
+    if type(seat) is not int or not 0 <= seat < ruleset.players:
+        raise _bad_seat(index, seat, ruleset.players)
+    pile = event.get("pile")
+    if type(pile) is not int or not 0 <= pile < ruleset.center_piles:
+        raise _bad_pile(index, pile, ruleset.center_piles)
+    return seat, pile
+
+
+def _collision(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Collision:
+    seat, pile = _seat_and_pile(event, index, ruleset)
+    name = event.get("card")
+    card = CARD_ID.get(name) if type(name) is str else None
+    if card is None:
+        raise _bad_card(index, event)
+    return Collision(t, seat, pile, card)
+
+
+def _run(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Play:
+    seat, pile = _seat_and_pile(event, index, ruleset)
+    if "card" in event:
+        raise event_error(index, "A play has either `card` or `cards`, not both.")
+    if not ruleset.multi_card:
+        raise event_error(index, "This ruleset has no runs (multi_card is off): play one `card`.")
+    cards = event["cards"]
+    if type(cards) is not list or not cards:
+        raise event_error(index, "`cards` must be a non-empty list of cards.")
+    problem = card_problem(cards, "`cards`")
+    if problem is not None:
+        raise event_error(index, problem)
+    return Play(t, seat, pile, tuple(CARD_ID[name] for name in cards))
+
+
+def _stall(
+    event: dict[str, Any], index: int, t: int, ruleset: Ruleset, *, players: Sequence[str], draws: Sequence[Sized]
+) -> Stall:
+    if ruleset.stalls_from_stacks:
+        return Stall(t, None)  # a `piles` key is unknown here, so ignored
+    targets = event.get("piles")
+    piles = ruleset.center_piles
+    if type(targets) is not list or len(targets) != len(draws):
+        raise event_error(
+            index, f"A draw-pile stall needs `piles`: one entry per seat ({ruleset.players}), not {targets!r}."
+        )
+    for seat, pile in enumerate(targets):
+        if len(draws[seat]):
+            if type(pile) is not int or not 0 <= pile < piles:
+                raise event_error(
+                    index,
+                    f"`piles[{seat}]` must name the centre pile (0 to {piles - 1}) that "
+                    f"{who(players, seat)} flips onto, not {pile!r}.",
+                )
+        elif pile is not None:
+            raise event_error(
+                index, f"`piles[{seat}]` must be null: {who(players, seat)} has no draw pile left to flip from."
+            )
+    return Stall(t, tuple(targets))
+
+
+def _reshuffle(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Reshuffle:
+    if not ruleset.stalls_from_stacks:
+        raise event_error(index, 'A game with stall_source "draw_piles" has no reshuffle.')
+    order = event.get("order")
+    if type(order) is not list:
+        raise event_error(index, "`order` must be the list of reshuffled cards, first card first.")
+    problem = card_problem(order, "`order`")
+    if problem is not None:
+        raise event_error(index, problem)
+    return Reshuffle(t, tuple(CARD_ID[name] for name in order))
+
+
+def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized]) -> EventParser:
+    """The parser of one game's events (spec section 5, format checks in the spec's order).
+
+    `draws` are the game's draw piles as the replay stands when an event is
+    read: a draw-pile stall must name a pile for each draw pile that has
+    cards and null for each empty one, a format rule that reads the table.
+    """
+    seats = ruleset.players
+    piles = ruleset.center_piles
+    card_id = CARD_ID.get
+    new = tuple.__new__
+
+    def parse(event: object, index: int) -> Event:
+        if type(event) is not dict:
+            raise event_error(index, "The event must be a JSON object.")
+        t = event.get("t")
+        if type(t) is not int:
+            raise event_error(index, f"`t` must be whole milliseconds, not {t!r}.")
+        kind = event.get("type")
+        if kind == "play":
+            if "cards" in event:
+                return _run(event, index, t, ruleset)
+            # Most events are one-card plays: their checks are inlined here.
+            seat = event.get("player")
+            if type(seat) is not int or not 0 <= seat < seats:
+                raise _bad_seat(index, seat, seats)
+            pile = event.get("pile")
+            if type(pile) is not int or not 0 <= pile < piles:
+                raise _bad_pile(index, pile, piles)
+            name = event.get("card")
+            card = card_id(name) if type(name) is str else None
+            if card is None:
+                raise _bad_card(index, event)
+            return new(Play, (t, seat, pile, (card,)))
+        if kind == "collision":
+            return _collision(event, index, t, ruleset)
+        if kind == "stall":
+            return _stall(event, index, t, ruleset, players=players, draws=draws)
+        if kind == "reshuffle":
+            return _reshuffle(event, index, t, ruleset)
+        if kind == "speed":
+            caller = event.get("player")
+            if type(caller) is not int or not 0 <= caller < seats:
+                raise _bad_seat(index, caller, seats)
+            return new(SpeedCall, (t, caller))
+        raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}.")
+
+    return parse
