@@ -12,7 +12,8 @@ from .verdict import Step, Verdict
 from .verify import verify_bytes, verify_document
 
 #: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
-ENGINE_VERSION = "1.1.0"
+#: 1.2.0: verdicts carry `cards_left`, so logs verified before it are refreshed to store it.
+ENGINE_VERSION = "1.2.0"
 
 __all__ = [
     "ENGINE_VERSION",

@@ -67,6 +67,11 @@ class Verdict:
     `players` the log's names per seat when the document got that far;
     `steps` the table after the deal and after every event that passed, only
     when they were asked for.
+
+    `cards_left` is, for a valid log (won or deadlocked), each seat's cards
+    still to get rid of after the last event: hand plus draw pile, the same
+    numbers as the last step's `Step.cards_left`, computed without steps. The
+    winner's entry is 0. None when the log is not valid.
     """
 
     code: ErrorCode
@@ -75,6 +80,7 @@ class Verdict:
     winner: int | None
     players: tuple[str, ...] | None = None
     steps: tuple[Step, ...] | None = None
+    cards_left: tuple[int, ...] | None = None
 
     @property
     def valid(self) -> bool:
@@ -85,13 +91,18 @@ class Verdict:
         return self.valid and self.winner is None
 
     def to_dict(self) -> dict[str, Any]:
-        """The verdict line of the command line, with full steps when present."""
+        """The verdict as JSON, with `cards_left` and, when present, full steps.
+
+        The command line's `verify` line is a separate contract (`cli.py`): it
+        keeps exactly its six keys, so it carries neither of the two.
+        """
         out: dict[str, Any] = {
             "valid": self.valid,
             "code": self.code.value,
             "event": self.event,
             "message": self.message,
             "winner": self.winner,
+            "cards_left": None if self.cards_left is None else list(self.cards_left),
         }
         if self.steps is not None:
             out["steps"] = [step.to_dict() for step in self.steps]

@@ -131,6 +131,8 @@ class _Verifier:
             message = "Verified: the game ended in a deadlock, no card can ever be played again."
         else:
             message = f"Verified: {self._who(winner)} won; every card of the {self.ruleset.pack_size}-card pack is accounted for."
+        state = self.state
+        assert state is not None
         return Verdict(
             ErrorCode.OK,
             None,
@@ -138,6 +140,7 @@ class _Verifier:
             winner,
             self.players,
             None if self.steps is None else tuple(self.steps),
+            cards_left=tuple(state.cards_left(seat) for seat in range(self.ruleset.players)),
         )
 
     # -- the document (spec sections 2-4) ------------------------------------

@@ -71,6 +71,7 @@ def rejected(
     verdict = verify(document)
     assert (verdict.code, verdict.event) == (code, event), verdict.message
     assert verdict.winner is None and not verdict.valid
+    assert verdict.cards_left is None
     message = verdict.message
     if seat is not None:
         assert f"seat {seat}" in message, message
@@ -104,6 +105,7 @@ def accepted(document: dict[str, Any], winner: int | None) -> Verdict:
     assert verdict.valid and verdict.deadlock is (winner is None)
     assert verdict.steps is not None
     assert {step.total for step in verdict.steps} == {len(document["deck"])}
+    assert verdict.cards_left == verdict.steps[-1].cards_left
     return verdict
 
 
@@ -976,7 +978,8 @@ class TestResultMismatch:
     def test_a_lone_last_joker_never_frees_a_deadlock(self) -> None:
         walk = plays(ALICE, 0, LONE_JOKER_WALK, start=1000)
         document = log(BARE_JOKERS, lone_joker_table(), walk, result={"deadlock": True})
-        accepted(document, None)
+        # Alice is left with the joker; Ben never played: 5 in hand and 21 to draw.
+        assert accepted(document, None).cards_left == (1, 26)
         # One play earlier she holds a 2 beside the joker, and can move.
         document["events"] = walk[:-1]
         rejected(document, E.RESULT_MISMATCH, None, seat=ALICE)

@@ -55,6 +55,9 @@ def test_simulated_games_are_valid_and_conserve_the_pack(name: str, seed: int) -
         assert verdict.steps[-1].cards_left[verdict.winner] == 0
     else:
         assert verdict.winner is None
+    # The final counts come with the verdict, with or without steps.
+    assert verdict.cards_left == verdict.steps[-1].cards_left
+    assert verify_document(document).cards_left == verdict.cards_left
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import ErrorCode, Step
+from replays.engine import ErrorCode, Step, verify_document
 
 from .logbuilder import deal, log, play, speed, stall, verify
 from .tables import ALICE, BEN, SPEED
@@ -213,3 +213,11 @@ def test_the_end(steps: tuple[Step, ...]) -> None:
     assert end.hands[ALICE] == () and len(end.hands[BEN]) == 3 and end.draws == (0, 0)
     assert sum(end.piles) == 47
     assert end.stacks == (1, 1)
+
+
+def test_the_verdict_carries_the_final_counts_without_steps() -> None:
+    document = log(SPEED, DECK, EVENTS, result={"winner": ALICE}, players=["alice", "ben"])
+    verdict = verify_document(document)
+    assert verdict.steps is None
+    assert verdict.cards_left == (0, 3)
+    assert verdict.to_dict()["cards_left"] == [0, 3]
