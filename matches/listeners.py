@@ -1,4 +1,4 @@
-"""What happens after a match is decided, told to the apps above without importing them.
+"""What the apps above tell matches, and what matches tells them, without importing them.
 
 `matches` sits at the bottom of the apps' layers (import-linter checks it):
 it never imports tournaments or ratings. An app that must act when a match
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .models import Match
+from .evidence import Claim
+from .models import Game, Match
 
 
 class MatchFinishedListener(Protocol):
@@ -39,3 +40,29 @@ def match_finished_notify(*, match: Match) -> None:
     """Tell every registered listener that `match` was just decided."""
     for listener in _match_finished:
         listener(match=match)
+
+
+class GameLogEvidence(Protocol):
+    """The evidence of a game's logs: a claim per verified log, and whether any log is still pending."""
+
+    def __call__(self, *, game: Game) -> tuple[list[Claim], bool]: ...
+
+
+_log_evidence: list[GameLogEvidence] = []
+
+
+def provide_game_log_evidence(provider: GameLogEvidence) -> None:
+    """Register the app that knows a game's logs (replays, in its `AppConfig.ready()`)."""
+    if provider not in _log_evidence:
+        _log_evidence.append(provider)
+
+
+def game_log_evidence(*, game: Game) -> tuple[list[Claim], bool]:
+    """Every registered provider's claims for the game, and whether any log is pending."""
+    claims: list[Claim] = []
+    pending = False
+    for provider in _log_evidence:
+        found, waiting = provider(game=game)
+        claims.extend(found)
+        pending = pending or waiting
+    return claims, pending

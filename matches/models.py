@@ -37,6 +37,12 @@ class Match(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
+        # Set aside by a tournament correction: kept and shown, counted nowhere.
+        ANNULLED = "annulled", "Annulled"
+
+    class Confirmation(models.TextChoices):
+        OPPONENT = "opponent", "The opponent confirms one side's result"
+        NONE = "none", "Verified logs decide at once (supervised play)"
 
     class Series(models.TextChoices):
         BEST_OF = "best_of", "Best of N"
@@ -52,6 +58,11 @@ class Match(models.Model):
     series_length = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # Whose word decides a game: one side's evidence waits for the other side's
+    # confirmation ("opponent") unless the match's tournament is supervised ("none").
+    confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default=Confirmation.OPPONENT)
+    # Seconds an unconfirmed result waits before it stands (a "lapse"); None: it never lapses.
+    confirm_within = models.PositiveIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -88,6 +99,7 @@ class Game(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
+        AWAITING_CONFIRMATION = "awaiting_confirmation", "Awaiting confirmation"
         DECIDED = "decided", "Decided"
         VOID = "void", "Void (deadlock)"
         DISPUTED = "disputed", "Disputed"
@@ -96,13 +108,32 @@ class Game(models.Model):
         LOG = "log", "Verified log"
         PLAYERS = "players", "Reported by both players"
         ORGANISER = "organiser", "Set by an organiser"
+        CORRECTION = "correction", "A tournament correction"
+        LAPSE = "lapse", "Unconfirmed, stood when its window ran out"
+
+    class ClaimSource(models.TextChoices):
+        LOG = "log", "A verified log"
+        REPORT = "report", "A player's report"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.OPEN)
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    decided_by = models.CharField(max_length=10, choices=DecidedBy.choices, blank=True)
+    decided_by = models.CharField(max_length=12, choices=DecidedBy.choices, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Who decided it when a person did (the organiser who set it, the opponent who
+    # confirmed it), and why, when they said.
+    decided_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+    # One side's claim while the game awaits the other side's confirmation: the
+    # winner it names (None with a claim: a void game), whose side made it, from what,
+    # and when it stands unless disputed (None: only a confirmation decides it).
+    claimed_winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    claimed_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    claim_source = models.CharField(max_length=10, choices=ClaimSource.choices, blank=True)
+    confirm_by = models.DateTimeField(null=True, blank=True)
     # What each player reported (for a result "reported by both players"); a
     # report is a winner, so both must name the same player.
     reported_by_one = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -113,7 +144,7 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique_in_match"),
         ]
-        indexes = [models.Index(fields=["status"])]
+        indexes = [models.Index(fields=["status"]), models.Index(fields=["confirm_by"])]
 
     def __str__(self) -> str:
         return f"Match {self.match_id}, game {self.number}"
@@ -121,3 +152,42 @@ class Game(models.Model):
     @property
     def is_settled(self) -> bool:
         return self.status in (self.Status.DECIDED, self.Status.VOID)
+
+
+class ResultChange(models.Model):
+    """One change of a game's or a match's result, kept for good: who, when, why, before and after.
+
+    Written by the services in the transaction that makes the change; nothing
+    edits or deletes these rows (the admin shows them read-only).
+    """
+
+    class Kind(models.TextChoices):
+        SUBMISSION = "submission", "Evidence submitted"
+        CONFIRMATION = "confirmation", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
+        DECISION = "decision", "Decided by the evidence"
+        SETTLEMENT = "settlement", "Set by an organiser"
+        LAPSE = "lapse", "Stood unconfirmed"
+        CORRECTION = "correction", "Corrected"
+        ANNULMENT = "annulment", "Annulled"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=14, choices=Kind.choices)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    made_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(blank=True)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    # What the change came from: {"log": id}, {"correction": id} (ids of other apps' rows,
+    # kept as plain values: matches sits below them and never imports them).
+    source = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["made_at", "id"]
+        indexes = [models.Index(fields=["match", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of match {self.match_id}"

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
-from .models import Game, Match, Player
+from .models import Game, Match, Player, ResultChange
 
 ORGANISERS_GROUP = "organisers"
 
@@ -58,7 +58,7 @@ def players_by_handles(*, handles: Iterable[str]) -> dict[str, Player]:
 
 
 def _games_prefetch() -> Prefetch[Game]:
-    return Prefetch("games", queryset=Game.objects.select_related("winner").order_by("number"))
+    return Prefetch("games", queryset=Game.objects.select_related("winner", "claimed_winner").order_by("number"))
 
 
 def match_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
@@ -76,7 +76,16 @@ def match_get(*, match_id: int) -> Match | None:
 
 
 def game_get(*, game_id: int) -> Game | None:
-    return Game.objects.select_related("match__player_one", "match__player_two", "winner").filter(pk=game_id).first()
+    return (
+        Game.objects.select_related("match__player_one", "match__player_two", "winner", "claimed_winner")
+        .filter(pk=game_id)
+        .first()
+    )
+
+
+def match_history(*, match: Match) -> QuerySet[ResultChange]:
+    """Every change of the match's and its games' results, oldest first (one query)."""
+    return ResultChange.objects.filter(match=match).select_related("game", "made_by").order_by("made_at", "id")
 
 
 def match_score(*, match: Match) -> dict[str, int]:

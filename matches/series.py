@@ -11,6 +11,9 @@ GameRow = tuple[int, str, int | None]
 """A game of a match as the series rule needs it: number, status, winner's id."""
 
 
+_UNSETTLED = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
+
+
 @dataclass(frozen=True, slots=True)
 class SeriesStep:
     """What follows: the match's winner (it is over), or the number of the game to open, or neither."""
@@ -23,8 +26,8 @@ def series_step(*, games: Iterable[GameRow], player_ids: tuple[int, int], wins_n
     """The next step of a series from its games as they now stand.
 
     A player with the wins needed has won. Otherwise the next game opens once
-    no game is open or disputed: a disputed game holds the match until an
-    organiser settles it, because its result may end the match.
+    no game is open, awaiting confirmation or disputed: an unsettled game holds
+    the match, because its result may end it.
     """
     rows = list(games)
     wins = dict.fromkeys(player_ids, 0)
@@ -34,6 +37,6 @@ def series_step(*, games: Iterable[GameRow], player_ids: tuple[int, int], wins_n
     leader = max(player_ids, key=wins.__getitem__)
     if wins[leader] >= wins_needed:
         return SeriesStep(winner_id=leader)
-    if any(status in (Game.Status.OPEN, Game.Status.DISPUTED) for _, status, _ in rows):
+    if any(status in _UNSETTLED for _, status, _ in rows):
         return SeriesStep()
     return SeriesStep(open_game=max((number for number, _, _ in rows), default=0) + 1)

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 
-from matches.models import Game, Match, Player
+from matches.models import Game, Match, Player, ResultChange
 from matches.series import GameRow
 from speedsite.db import pipelined_cursor
 
@@ -32,10 +32,32 @@ def _columns(model: Any, alias: str, wanted: set[str]) -> tuple[tuple[str, ...],
     return fields, ", ".join(f"{alias}.{model._meta.get_field(name).column}" for name in fields)
 
 
-_LOG_FIELDS, _LOG_SQL = _columns(MatchLog, "l", {"id", "game_id", "data", "status", "engine_version"})
-_GAME_FIELDS, _GAME_SQL = _columns(Game, "g", {"id", "match_id", "number", "status", "winner_id", "decided_by"})
+_LOG_FIELDS, _LOG_SQL = _columns(
+    MatchLog, "l", {"id", "game_id", "data", "status", "engine_version", "submitted_by_id"}
+)
+_GAME_FIELDS, _GAME_SQL = _columns(
+    Game,
+    "g",
+    {
+        "id",
+        "match_id",
+        "number",
+        "status",
+        "winner_id",
+        "decided_by",
+        "decided_at",
+        "reported_by_one_id",
+        "reported_by_two_id",
+        "claimed_winner_id",
+        "claimed_by_id",
+        "claim_source",
+        "confirm_by",
+    },
+)
 _MATCH_FIELDS, _MATCH_SQL = _columns(
-    Match, "m", {"id", "status", "series", "series_length", "player_one_id", "player_two_id"}
+    Match,
+    "m",
+    {"id", "status", "series", "series_length", "player_one_id", "player_two_id", "confirmation", "confirm_within"},
 )
 _PLAYER_FIELDS, _P1_SQL = _columns(Player, "p1", {"id", "handle"})
 _, _P2_SQL = _columns(Player, "p2", {"id", "handle"})
@@ -54,7 +76,8 @@ SELECT m.id
 _FOR_UPDATE_OF_MATCH = " FOR UPDATE OF m, l"  # not on SQLite (the demo), which locks the whole database
 _LOAD_FOR_VERIFICATION = f"""
 SELECT {_LOG_SQL}, {_GAME_SQL}, {_MATCH_SQL}, {_P1_SQL}, {_P2_SQL},
-       EXISTS (SELECT 1 FROM replays_matchlog o WHERE o.game_id = l.game_id AND o.id <> l.id)
+       EXISTS (SELECT 1 FROM replays_matchlog o WHERE o.game_id = l.game_id AND o.id <> l.id),
+       (SELECT sp.id FROM matches_player sp WHERE sp.user_id = l.submitted_by_id)
   FROM replays_matchlog l
   JOIN matches_game g ON g.id = l.game_id
   JOIN matches_match m ON m.id = g.match_id
@@ -73,15 +96,37 @@ UPDATE replays_matchlog
        engine_version = %s, verified_at = %s, judgements = judgements + 1
  WHERE id = %s
 """
-_DECIDE_GAME = "UPDATE matches_game SET winner_id = %s, status = %s, decided_by = %s, decided_at = %s WHERE id = %s"
-# Opening a game is an INSERT of every column that reads nothing back (no RETURNING),
-# so it too waits for the commit; the values come from the model's own defaults.
-_GAME_INSERT_FIELDS = [field for field in Game._meta.local_concrete_fields if field is not Game._meta.auto_field]
-_OPEN_GAME = "INSERT INTO {table} ({columns}) VALUES ({values})".format(  # noqa: S608 - names from the model
-    table=Game._meta.db_table,
-    columns=", ".join(field.column for field in _GAME_INSERT_FIELDS),
-    values=", ".join(["%s"] * len(_GAME_INSERT_FIELDS)),
-)
+# A game's result and claim columns, written together whatever changed (the decision clears the claim).
+_WRITE_GAME = """
+UPDATE matches_game
+   SET status = %s, winner_id = %s, decided_by = %s, decided_at = %s,
+       claimed_winner_id = %s, claimed_by_id = %s, claim_source = %s, confirm_by = %s
+ WHERE id = %s
+"""
+
+
+def _insert_statement(model: Any) -> tuple[list[Any], str]:
+    """An INSERT of every column that reads nothing back (no RETURNING), so it waits for the commit."""
+    fields = [field for field in model._meta.local_concrete_fields if field is not model._meta.auto_field]
+    sql = "INSERT INTO {table} ({columns}) VALUES ({values})".format(  # noqa: S608 - names from the model
+        table=model._meta.db_table,
+        columns=", ".join(field.column for field in fields),
+        values=", ".join(["%s"] * len(fields)),
+    )
+    return fields, sql
+
+
+_GAME_INSERT = _insert_statement(Game)
+_CHANGE_INSERT = _insert_statement(ResultChange)
+
+
+def _insert(instance: Any, statement: tuple[list[Any], str]) -> None:
+    """Insert a new row with the values the model itself would save (its defaults included)."""
+    fields, sql = statement
+    with pipelined_cursor() as cursor:
+        cursor.execute(
+            sql, [field.get_db_prep_save(field.pre_save(instance, add=True), connection) for field in fields]
+        )
 
 
 class Loaded(NamedTuple):
@@ -90,6 +135,7 @@ class Loaded(NamedTuple):
     log: MatchLog  # with .game and .game.match (and its players); only the fields verification reads
     has_others: bool  # the game has other logs
     games: list[GameRow]  # the match's games as they stand
+    submitter: int | None  # the player the log's submitter plays as, if any
 
 
 def log_load_for_verification(log_id: int) -> Loaded | None:
@@ -124,7 +170,7 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
     log, game, match = take(MatchLog, _LOG_FIELDS), take(Game, _GAME_FIELDS), take(Match, _MATCH_FIELDS)
     match.player_one, match.player_two = take(Player, _PLAYER_FIELDS), take(Player, _PLAYER_FIELDS)
     game.match, log.game = match, game
-    return Loaded(log, bool(row[at]), games)
+    return Loaded(log, bool(row[at]), games, row[at + 1])
 
 
 def log_write_verdict(log: MatchLog) -> None:
@@ -146,17 +192,28 @@ def log_write_verdict(log: MatchLog) -> None:
         )
 
 
-def game_write_decided(game: Game, *, open_game: int | None) -> None:
-    """Save a game's result (already set on `game`) and open game `open_game` of its match, if any.
+def game_write(game: Game, *, change: ResultChange, open_game: int | None = None) -> None:
+    """Save a game's result and claim columns (already set on `game`), its history row, and open
+    game `open_game` of its match, if any: all queued until the commit.
 
-    Only for a result that leaves the match going on; a match that ends goes
-    through `matches.services`, which runs what follows (ratings, tournaments).
+    Only for a claim, or a result that leaves the match going on; a match that
+    ends goes through `matches.services`, which runs what follows (ratings, tournaments).
     """
     with pipelined_cursor() as cursor:
-        cursor.execute(_DECIDE_GAME, [game.winner_id, game.status, game.decided_by, game.decided_at, game.pk])
-        if open_game is not None:
-            opened = Game(match_id=game.match_id, number=open_game)
-            cursor.execute(
-                _OPEN_GAME,
-                [field.get_db_prep_save(field.pre_save(opened, add=True), connection) for field in _GAME_INSERT_FIELDS],
-            )
+        cursor.execute(
+            _WRITE_GAME,
+            [
+                game.status,
+                game.winner_id,
+                game.decided_by,
+                game.decided_at,
+                game.claimed_winner_id,
+                game.claimed_by_id,
+                game.claim_source,
+                game.confirm_by,
+                game.pk,
+            ],
+        )
+    _insert(change, _CHANGE_INSERT)
+    if open_game is not None:
+        _insert(Game(match_id=game.match_id, number=open_game), _GAME_INSERT)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from matches.models import Match
 from tournaments.generators import Section, Seeding
 
 
@@ -60,6 +61,14 @@ class Tournament(models.Model):
     # Groups then playoffs: how many groups (empty: groups of about four), and how many of each reach the playoff.
     group_count = models.PositiveSmallIntegerField(null=True, blank=True)
     advance_per_group = models.PositiveSmallIntegerField(default=2)
+    # Whose word decides a game of its matches (copied onto each match it makes):
+    # "opponent" waits for the other side's confirmation, "none" lets verified logs
+    # decide at once (supervised play); an unconfirmed result stands after
+    # `confirm_within` seconds (None: never).
+    confirmation = models.CharField(
+        max_length=10, choices=Match.Confirmation.choices, default=Match.Confirmation.OPPONENT
+    )
+    confirm_within = models.PositiveIntegerField(null=True, blank=True, default=900)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -55,7 +55,14 @@ class Run:
 def match_for(tournament: Tournament, one: Player, two: Player) -> Match:
     """A matches.Match with the tournament's series and ruleset (through the matches service)."""
     series = {"best_of" if tournament.series == Match.Series.BEST_OF else "first_to": tournament.series_length}
-    return match_create(players=[one.handle, two.handle], ruleset=tournament.ruleset, created_by=None, **series)
+    return match_create(
+        players=[one.handle, two.handle],
+        ruleset=tournament.ruleset,
+        created_by=None,
+        confirmation=tournament.confirmation,
+        confirm_within=tournament.confirm_within,
+        **series,
+    )
 
 
 def pairing_row(

@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.models import Game, Match, Player
+from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score
 
 
@@ -38,16 +38,26 @@ class MatchCreateInput(serializers.Serializer):
 
 
 class GameOutput(serializers.ModelSerializer):
-    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
     decided_by = serializers.SerializerMethodField()
+    claimed_winner = serializers.SerializerMethodField(
+        help_text="While awaiting confirmation: the winner one side claims (null with a claim: a void game)."
+    )
+    confirm_by = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="When an unconfirmed claim stands unless disputed (null: never)."
+    )
 
     class Meta:
         model = Game
-        fields = ["id", "number", "status", "winner", "decided_by"]
+        fields = ["id", "number", "status", "winner", "decided_by", "claimed_winner", "confirm_by"]
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.ChoiceField(choices=Game.DecidedBy.choices, allow_null=True))
     def get_decided_by(self, game: Game) -> str | None:
         return game.decided_by or None
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_claimed_winner(self, game: Game) -> str | None:
+        return game.claimed_winner.handle if game.claimed_winner_id else None
 
 
 class GameDetailOutput(GameOutput):
@@ -119,3 +129,19 @@ class GameResultInput(serializers.Serializer):
     winner = serializers.CharField(
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
     )
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+class GameDisputeInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Why the claimed result is wrong (for the organiser).")
+
+
+class ResultChangeOutput(serializers.ModelSerializer):
+    game = serializers.IntegerField(
+        source="game.number", allow_null=True, read_only=True, help_text="The game's number."
+    )
+    made_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = ResultChange
+        fields = ["id", "kind", "game", "made_by", "made_at", "reason", "before", "after", "source"]

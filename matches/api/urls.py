@@ -7,7 +7,10 @@ urlpatterns = [
     path("players/<str:handle>/", views.PlayerDetailApi.as_view(), name="player-detail"),
     path("matches/", views.MatchListCreateApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", views.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/history/", views.MatchHistoryApi.as_view(), name="match-history"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/report/", views.GameReportApi.as_view(), name="game-report"),
     path("games/<int:game_id>/result/", views.GameResultApi.as_view(), name="game-result"),
+    path("games/<int:game_id>/confirm/", views.GameConfirmApi.as_view(), name="game-confirm"),
+    path("games/<int:game_id>/dispute/", views.GameDisputeApi.as_view(), name="game-dispute"),
 ]

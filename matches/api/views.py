@@ -17,12 +17,14 @@ from speedsite.errors import NotFound
 from .permissions import IsOrganiserOrReadOnly
 from .serializers import (
     GameDetailOutput,
+    GameDisputeInput,
     GameReportInput,
     GameResultInput,
     MatchCreateInput,
     MatchOutput,
     PlayerCreateInput,
     PlayerOutput,
+    ResultChangeOutput,
 )
 
 
@@ -89,13 +91,29 @@ class MatchListCreateApi(APIView):
         return Response(MatchOutput(selectors.match_get(match_id=match.pk)).data, status=status.HTTP_201_CREATED)
 
 
+def get_match_or_404(match_id: int) -> Match:
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        raise NotFound(f"There is no match {match_id}.")
+    return match
+
+
 class MatchDetailApi(APIView):
     @extend_schema(responses=MatchOutput)
     def get(self, request: Request, match_id: int) -> Response:
-        match = selectors.match_get(match_id=match_id)
-        if match is None:
-            raise NotFound(f"There is no match {match_id}.")
-        return Response(MatchOutput(match).data)
+        return Response(MatchOutput(get_match_or_404(match_id)).data)
+
+
+class MatchHistoryApi(APIView):
+    """Every change of the match's results (submission, confirmation, dispute, settlement, correction,
+    annulment), oldest first."""
+
+    @extend_schema(responses=ResultChangeOutput(many=True))
+    def get(self, request: Request, match_id: int) -> Response:
+        paginator = LimitOffsetPagination()
+        changes = selectors.match_history(match=get_match_or_404(match_id))
+        page = paginator.paginate_queryset(changes, request, view=self)
+        return paginator.get_paginated_response(ResultChangeOutput(page, many=True).data)
 
 
 class GameDetailApi(APIView):
@@ -128,7 +146,31 @@ class GameResultApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = GameResultInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_set_result(
-            game=get_game_or_404(game_id), user=request.user, winner=data.validated_data["winner"]
+        game = services.game_set_result(game=get_game_or_404(game_id), user=request.user, **data.validated_data)
+        return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
+
+
+class GameConfirmApi(APIView):
+    """The opponent of the side that claimed a result (or an organiser) confirms it: it decides the game."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=GameDetailOutput)
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.game_confirm(game=get_game_or_404(game_id), user=request.user)
+        return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
+
+
+class GameDisputeApi(APIView):
+    """Either player disputes a result awaiting confirmation, with a reason; an organiser settles it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=GameDisputeInput, responses=GameDetailOutput)
+    def post(self, request: Request, game_id: int) -> Response:
+        data = GameDisputeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_dispute_claim(
+            game=get_game_or_404(game_id), user=request.user, reason=data.validated_data["reason"]
         )
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)

@@ -3,11 +3,27 @@
 - `players`: creating players, granting the organiser role;
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
-- `games`: the match row lock and deciding, disputing and reporting games.
+- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games.
 """
 
 from ..selectors import AnyUser
-from .games import game_decide, game_dispute, game_lock, game_report_result, game_set_result
+from .games import (
+    claim_deadline,
+    decided_by_source,
+    game_apply_evidence,
+    game_confirm,
+    game_decide,
+    game_dispute,
+    game_dispute_claim,
+    game_evidence_outcome,
+    game_lock,
+    game_record_change,
+    game_report_claims,
+    game_report_result,
+    game_set_result,
+    game_state,
+    games_lapse,
+)
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create
 
@@ -15,11 +31,21 @@ __all__ = [
     "HANDLE_PATTERN",
     "MAX_SERIES_LENGTH",
     "AnyUser",
+    "claim_deadline",
+    "decided_by_source",
+    "game_apply_evidence",
+    "game_confirm",
     "game_decide",
     "game_dispute",
+    "game_dispute_claim",
+    "game_evidence_outcome",
     "game_lock",
+    "game_record_change",
+    "game_report_claims",
     "game_report_result",
     "game_set_result",
+    "game_state",
+    "games_lapse",
     "match_create",
     "match_finish",
     "organiser_grant",

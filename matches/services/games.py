@@ -1,19 +1,36 @@
-"""Deciding games: from verified logs (called by replays), players' reports, or an organiser.
+"""Deciding games: evidence (verified logs, reports), confirmation, disputes, settlement, lapses.
 
 Every change to a match, its games or their logs holds the match row's lock
-(`game_lock`), so changes to one match run one after the other.
+(`game_lock`), so changes to one match run one after the other. Each change
+of a game's result leaves a `ResultChange` row (who, when, why, before, after).
+Which evidence decides what is the pure `matches.evidence.game_outcome`.
 """
 
 from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from speedsite.errors import Invalid, NotAllowed
 
-from ..models import Game, Match, Player
+from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
+from ..listeners import game_log_evidence
+from ..models import Game, Match, Player, ResultChange
 from ..selectors import AnyUser, user_is_organiser, user_player
 from .matches import match_progress
+
+_DECIDED_BY_SOURCE = {Source.LOG: Game.DecidedBy.LOG, Source.REPORT: Game.DecidedBy.PLAYERS}
+
+
+def decided_by_source(source: Source) -> str:
+    """How a game decided by evidence of this kind is labelled: "log" or "players"."""
+    return _DECIDED_BY_SOURCE[source]
+
+
+_OPEN_FOR_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION)
 
 
 def game_lock(*, game_id: int) -> Game:
@@ -31,33 +48,200 @@ def game_lock(*, game_id: int) -> Game:
     return Game.objects.select_related("match__player_one", "match__player_two").get(pk=game_id)
 
 
-@transaction.atomic
-def game_decide(*, game: Game, winner: Player | None, decided_by: str) -> Game:
-    """Record a game's result (winner None: a void game) and move the match on.
+def _require_lock_held() -> None:
+    # These steps run inside the caller's transaction, under the match lock it took
+    # with game_lock (they open no transaction or savepoint of their own).
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("call inside a transaction holding the match lock (game_lock)")
+
+
+def _user(user: AnyUser) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """A game's result as history keeps it (handles, not ids, so it reads the same after renames of rows)."""
+    players = {player.pk: player.handle for player in game.match.players}
+    return {
+        "status": game.status,
+        "winner": players.get(game.winner_id) if game.winner_id else None,
+        "decided_by": game.decided_by or None,
+        "claimed_winner": players.get(game.claimed_winner_id) if game.claimed_winner_id else None,
+    }
+
+
+def game_record_change(
+    *,
+    game: Game,
+    kind: str,
+    before: dict[str, Any],
+    made_by: AnyUser = None,
+    reason: str = "",
+    source: dict[str, Any] | None = None,
+) -> ResultChange:
+    """Keep one change of a game's result in its match's history."""
+    return ResultChange.objects.create(
+        match_id=game.match_id,
+        game=game,
+        kind=kind,
+        made_by=_user(made_by),
+        reason=reason,
+        before=before,
+        after=game_state(game),
+        source=source or {},
+    )
+
+
+def _clear_claim(game: Game) -> None:
+    game.claimed_winner, game.claimed_by, game.claim_source, game.confirm_by = None, None, "", None
+
+
+_DECISION_FIELDS = [
+    "winner",
+    "status",
+    "decided_by",
+    "decided_at",
+    "decided_by_user",
+    "reason",
+    "claimed_winner",
+    "claimed_by",
+    "claim_source",
+    "confirm_by",
+]
+
+
+def game_decide(
+    *,
+    game: Game,
+    winner: Player | None,
+    decided_by: str,
+    kind: str = ResultChange.Kind.DECISION,
+    made_by: AnyUser = None,
+    reason: str = "",
+    source: dict[str, Any] | None = None,
+) -> Game:
+    """Record a game's result (winner None: a void game), keep the change, and move the match on.
 
     The caller holds the match row's lock: `game` came from `game_lock` in this transaction.
     """
+    _require_lock_held()
     match = game.match
     if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
         raise Invalid(f"{winner.handle!r} does not play in this match.")
+    before = game_state(game)
     game.winner = winner
     game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
-    game.save(update_fields=["winner", "status", "decided_by", "decided_at"])
+    game.decided_by_user = _user(made_by)
+    game.reason = reason
+    _clear_claim(game)
+    game.save(update_fields=_DECISION_FIELDS)
+    game_record_change(game=game, kind=kind, before=before, made_by=made_by, reason=reason, source=source)
     match_progress(match=match)
     return game
 
 
-@transaction.atomic
-def game_dispute(*, game: Game) -> Game:
-    """Results disagree: the game waits for an organiser; nothing already recorded is overwritten.
+def game_dispute(*, game: Game, made_by: AnyUser = None, reason: str = "") -> Game:
+    """The game waits for an organiser; nothing already recorded is overwritten.
 
     The caller holds the match row's lock (`game_lock`).
     """
+    _require_lock_held()
     if game.status != Game.Status.DISPUTED:
+        before = game_state(game)
         game.status = Game.Status.DISPUTED
-        game.save(update_fields=["status"])
+        game.confirm_by = None  # a disputed claim never lapses
+        game.save(update_fields=["status", "confirm_by"])
+        game_record_change(game=game, kind=ResultChange.Kind.DISPUTE, before=before, made_by=made_by, reason=reason)
+    return game
+
+
+def claim_deadline(match: Match, now: datetime) -> datetime | None:
+    """When one side's claim stands unless disputed (None: it never does, only a confirmation decides)."""
+    return None if match.confirm_within is None else now + timedelta(seconds=match.confirm_within)
+
+
+def game_report_claims(game: Game) -> list[Claim]:
+    """The claims of the players' reports on the game."""
+    match = game.match
+    reports = ((match.player_one_id, game.reported_by_one_id), (match.player_two_id, game.reported_by_two_id))
+    return [Claim(side, Source.REPORT, winner) for side, winner in reports if winner is not None]
+
+
+def game_claims(game: Game) -> tuple[list[Claim], bool]:
+    """All of a game's evidence: its players' reports, and what the logs' app says of its logs (and if any is pending)."""
+    log_claims, pending = game_log_evidence(game=game)
+    return [*log_claims, *game_report_claims(game)], pending
+
+
+def game_evidence_outcome(game: Game, claims: list[Claim], *, pending: bool) -> Outcome:
+    """The outcome of these claims under the game's match's confirmation rule."""
+    match = game.match
+    return game_outcome(
+        claims,
+        players=(match.player_one_id, match.player_two_id),
+        confirmation_required=match.confirmation == Match.Confirmation.OPPONENT,
+        pending=pending,
+    )
+
+
+def game_apply_evidence(
+    *, game: Game, made_by: AnyUser = None, source: dict[str, Any] | None = None, outcome: Outcome | None = None
+) -> Game:
+    """After evidence came in (a verdict, a report): claim, decide or dispute the game as its evidence says.
+
+    The caller holds the match row's lock. `outcome`: the evidence's outcome
+    when the caller already worked it out (the verification path); otherwise
+    it is worked out here from every piece of evidence.
+    """
+    _require_lock_held()
+    match = game.match
+    if outcome is None:
+        claims, pending = game_claims(game)
+        outcome = game_evidence_outcome(game, claims, pending=pending)
+    if game.status in _OPEN_FOR_EVIDENCE:
+        if outcome.verdict is OutcomeKind.DECIDED:
+            assert outcome.source is not None
+            winner = next((player for player in match.players if player.pk == outcome.winner), None)
+            return game_decide(
+                game=game, winner=winner, decided_by=decided_by_source(outcome.source), made_by=made_by, source=source
+            )
+        if outcome.verdict is OutcomeKind.DISPUTED:
+            return game_dispute(game=game, made_by=made_by, reason="The evidence names different results.")
+        if outcome.verdict is OutcomeKind.AWAITING:
+            return _game_claim(game=game, outcome=outcome, made_by=made_by, source=source)
+        if game.status == Game.Status.AWAITING_CONFIRMATION:  # the claim's evidence is gone (a re-verified log)
+            before = game_state(game)
+            game.status = Game.Status.OPEN
+            _clear_claim(game)
+            game.save(update_fields=["status", "claimed_winner", "claimed_by", "claim_source", "confirm_by"])
+            game_record_change(
+                game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source
+            )
+        return game
+    # Decided by its logs before: a re-verification that no longer agrees puts it before an organiser.
+    agrees = outcome.verdict is OutcomeKind.DECIDED and outcome.winner == game.winner_id
+    if game.decided_by == Game.DecidedBy.LOG and game.is_settled and not agrees:
+        return game_dispute(game=game, made_by=made_by, reason="Its verified logs no longer agree.")
+    return game
+
+
+def _game_claim(*, game: Game, outcome: Outcome, made_by: AnyUser, source: dict[str, Any] | None) -> Game:
+    unchanged = game.status == Game.Status.AWAITING_CONFIRMATION and (
+        game.claimed_winner_id,
+        game.claimed_by_id,
+        game.claim_source,
+    ) == (outcome.winner, outcome.claimed_by, outcome.source)
+    if unchanged:
+        return game
+    assert outcome.source is not None
+    before = game_state(game)
+    game.status = Game.Status.AWAITING_CONFIRMATION
+    game.claimed_winner_id, game.claimed_by_id, game.claim_source = outcome.winner, outcome.claimed_by, outcome.source
+    game.confirm_by = claim_deadline(game.match, timezone.now())
+    game.save(update_fields=["status", "claimed_winner", "claimed_by", "claim_source", "confirm_by"])
+    game_record_change(game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source)
     return game
 
 
@@ -74,15 +258,20 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
     )
 
 
-@transaction.atomic
-def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
-    """A player reports who won; when both players report the same winner, that decides the game."""
-    game = game_lock(game_id=game.pk)
-    match = game.match
+def _require_player(match: Match, user: AnyUser, doing: str) -> Player:
     me = user_player(user=user)
     if me is None or me.pk not in (match.player_one_id, match.player_two_id):
-        raise NotAllowed("Only the two players of this match can report its results.")
-    if game.status != Game.Status.OPEN:
+        raise NotAllowed(f"Only the two players of this match can {doing}.")
+    return me
+
+
+@transaction.atomic
+def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
+    """A player reports who won: one report is a claim for the opponent to confirm; two that agree decide."""
+    game = game_lock(game_id=game.pk)
+    match = game.match
+    me = _require_player(match, user, "report its results")
+    if game.status not in _OPEN_FOR_EVIDENCE:
         raise Invalid(
             f"Game {game.number} is {game.get_status_display().lower()}, not open; "
             "an organiser can settle it if it is wrong."
@@ -92,23 +281,88 @@ def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
     field = "reported_by_one" if me.pk == match.player_one_id else "reported_by_two"
     setattr(game, field, reported)
     game.save(update_fields=[field])
-    if game.reported_by_one_id is not None and game.reported_by_two_id is not None:
-        if game.reported_by_one_id == game.reported_by_two_id:
-            return game_decide(game=game, winner=reported, decided_by=Game.DecidedBy.PLAYERS)
-        return game_dispute(game=game)
-    return game
+    return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
 
 
 @transaction.atomic
-def game_set_result(*, game: Game, user: AnyUser, winner: str | None) -> Game:
+def game_confirm(*, game: Game, user: AnyUser) -> Game:
+    """The opponent of the claiming side (or an organiser) confirms the claimed result: it decides the game."""
+    game = game_lock(game_id=game.pk)
+    match = game.match
+    if game.status != Game.Status.AWAITING_CONFIRMATION:
+        raise Invalid(f"Game {game.number} is {game.get_status_display().lower()}; there is no result to confirm.")
+    if not user_is_organiser(user=user):
+        me = _require_player(match, user, "confirm its results")
+        if me.pk == game.claimed_by_id:
+            raise NotAllowed("Your own result waits for your opponent's confirmation; you cannot confirm it.")
+    winner = next((player for player in match.players if player.pk == game.claimed_winner_id), None)
+    return game_decide(
+        game=game,
+        winner=winner,
+        decided_by=decided_by_source(Source(game.claim_source)),
+        kind=ResultChange.Kind.CONFIRMATION,
+        made_by=user,
+    )
+
+
+@transaction.atomic
+def game_dispute_claim(*, game: Game, user: AnyUser, reason: str) -> Game:
+    """Either player disputes a result awaiting confirmation, saying why; an organiser settles it."""
+    game = game_lock(game_id=game.pk)
+    _require_player(game.match, user, "dispute its results")
+    reason = reason.strip()
+    if not reason:
+        raise Invalid(
+            "Say why the result is wrong: the organiser who settles it reads this.", extra={"field": "reason"}
+        )
+    if game.status != Game.Status.AWAITING_CONFIRMATION:
+        raise Invalid(
+            f"Game {game.number} is {game.get_status_display().lower()}; only a result awaiting confirmation "
+            "can be disputed (ask an organiser to correct a decided one)."
+        )
+    return game_dispute(game=game, made_by=user, reason=reason)
+
+
+@transaction.atomic
+def game_set_result(*, game: Game, user: AnyUser, winner: str | None, reason: str = "") -> Game:
     """An organiser sets (or settles) a game's result; `winner` None voids the game."""
     if not user_is_organiser(user=user):
         raise NotAllowed("Only organisers can set a game's result.")
     game = game_lock(game_id=game.pk)
-    match = game.match
-    if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
+    if game.status not in (*_OPEN_FOR_EVIDENCE, Game.Status.DISPUTED):
         raise Invalid(
             f"Game {game.number} is already {game.get_status_display().lower()}; "
-            "only open or disputed games can be set."
+            "only open, unconfirmed or disputed games can be set."
         )
-    return game_decide(game=game, winner=_winner_from_handle(match, winner), decided_by=Game.DecidedBy.ORGANISER)
+    return game_decide(
+        game=game,
+        winner=_winner_from_handle(game.match, winner),
+        decided_by=Game.DecidedBy.ORGANISER,
+        kind=ResultChange.Kind.SETTLEMENT,
+        made_by=user,
+        reason=reason.strip(),
+    )
+
+
+def games_lapse(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Let unconfirmed results whose window ran out stand (`lapse`); returns how many did.
+
+    Each game is taken under its match's lock in a transaction of its own and
+    checked again there: a confirmation or dispute that came first wins.
+    """
+    now = now or timezone.now()
+    due = list(
+        Game.objects.filter(status=Game.Status.AWAITING_CONFIRMATION, confirm_by__lte=now)
+        .order_by("confirm_by")
+        .values_list("pk", flat=True)[:limit]
+    )
+    lapsed = 0
+    for game_id in due:
+        with transaction.atomic():
+            game = game_lock(game_id=game_id)
+            if game.status != Game.Status.AWAITING_CONFIRMATION or game.confirm_by is None or game.confirm_by > now:
+                continue
+            winner = next((player for player in game.match.players if player.pk == game.claimed_winner_id), None)
+            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LAPSE, kind=ResultChange.Kind.LAPSE)
+            lapsed += 1
+    return lapsed

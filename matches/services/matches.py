@@ -74,10 +74,15 @@ def match_create(
     best_of: int | None = None,
     first_to: int | None = None,
     created_by: AnyUser = None,
+    confirmation: str = Match.Confirmation.OPPONENT,
+    confirm_within: int | None = None,
 ) -> Match:
     """A match between two players, with its first game open.
 
-    Organisers create any match; a player creates matches they play in.
+    Organisers create any match; a player creates matches they play in. A
+    match made on its own always needs the opponent's word and never lapses:
+    one player alone can never finish it. A tournament passes its own
+    `confirmation` and `confirm_within` (seconds before an unconfirmed result stands).
     """
     if len(players) != 2 or len({handle.lower() for handle in players}) != 2:
         raise Invalid("A match needs exactly two different player handles.", extra={"field": "players"})
@@ -104,6 +109,8 @@ def match_create(
         ruleset_name=name,
         series=series,
         series_length=length,
+        confirmation=confirmation,
+        confirm_within=confirm_within,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
     Game.objects.create(match=match, number=1)

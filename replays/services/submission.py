@@ -76,6 +76,8 @@ _DECIDED_BY_WORDS = {
     Game.DecidedBy.LOG: "a verified log",
     Game.DecidedBy.PLAYERS: "both players' reports",
     Game.DecidedBy.ORGANISER: "an organiser",
+    Game.DecidedBy.CORRECTION: "a tournament correction",
+    Game.DecidedBy.LAPSE: "an unconfirmed result that stood",
 }
 
 
@@ -112,7 +114,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
             "send the speed-log/1 log object itself."
         )
-    if game.status not in (Game.Status.OPEN, Game.Status.DISPUTED):
+    if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
         raise Invalid(
             f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "

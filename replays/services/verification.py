@@ -11,19 +11,30 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Game, Match, Player
+from matches.evidence import Claim, Outcome, OutcomeKind, Source
+from matches.models import Game, Match, Player, ResultChange
 from matches.series import GameRow, series_step
-from matches.services import game_decide, game_dispute
+from matches.services import (
+    claim_deadline,
+    decided_by_source,
+    game_apply_evidence,
+    game_evidence_outcome,
+    game_report_claims,
+    game_state,
+)
 from replays.engine import ENGINE_VERSION, Verdict, verify_bytes
 from speedsite.db import statement_pipeline
 
-from ..hot_path import game_write_decided, log_load_for_verification, log_write_verdict
+from ..evidence import game_log_claims, log_side
+from ..hot_path import game_write, log_load_for_verification, log_write_verdict
 from ..models import LogVerdict, MatchLog
 
 logger = logging.getLogger(__name__)
+User = get_user_model()
 
 
 def _judge(data: bytes) -> tuple[Verdict | None, str]:
@@ -72,7 +83,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
         loaded = log_load_for_verification(log_id)
         if loaded is None:
             return None
-        log, has_others, games = loaded
+        log, has_others, games = loaded.log, loaded.has_others, loaded.games
         judged = log.status in (MatchLog.Status.VERIFIED, MatchLog.Status.REJECTED)
         if judged and log.engine_version == ENGINE_VERSION and not force:
             return log
@@ -89,53 +100,73 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
                 event=log.event,
                 winner_seat=log.winner_seat,
             )
-        _game_apply_logs(game=log.game, log=log, has_others=has_others, games=games)
+        _game_apply_logs(game=log.game, log=log, has_others=has_others, games=games, submitter=loaded.submitter)
         return log
 
 
-def _game_apply_logs(*, game: Game, log: MatchLog, has_others: bool, games: list[GameRow]) -> None:
-    """Decide, or dispute, a game from its verified logs. The caller holds the match lock.
+def _game_apply_logs(
+    *, game: Game, log: MatchLog, has_others: bool, games: list[GameRow], submitter: int | None
+) -> None:
+    """Let the game's evidence, this verdict included, claim, decide or dispute it. The caller holds the match lock.
 
-    A game is decided only once none of its logs is pending, so every log
-    submitted while it was open has its say: verified logs that agree decide
-    it; verified logs that disagree dispute it for an organiser. A game a log
-    decided before becomes disputed if its verified logs no longer agree
-    (after `reverify`); results set by players or organisers are left alone.
+    A game waits while any of its logs is pending, so every log submitted has
+    its say. One side's verified log is a claim for the other side to confirm;
+    both sides' evidence that agrees, or an organiser's log, decides (see
+    `matches.evidence`). The usual cases (a claim, or a result while the match
+    goes on) are written by `replays.hot_path`; the rest by `matches.services`.
     """
-    if has_others:
-        rows = list(
-            MatchLog.objects.filter(
-                game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]
-            ).values_list("status", "winner_id")
-        )
-    else:  # the usual case: this log is the game's only one that counts
-        rows = [(log.status, log.winner_id)] if log.status == MatchLog.Status.VERIFIED else []
-    if any(status == MatchLog.Status.PENDING for status, _ in rows):
-        return
-    outcomes = {winner_id for _, winner_id in rows}
-    if game.status == Game.Status.OPEN:
-        if len(outcomes) == 1:
-            (winner_id,) = outcomes
-            winner = next((p for p in game.match.players if p.pk == winner_id), None)
-            _game_decide_from_logs(game=game, winner=winner, games=games)
-        elif len(outcomes) > 1:
-            game_dispute(game=game)
-    elif game.is_settled and game.decided_by == Game.DecidedBy.LOG and outcomes != {game.winner_id}:
-        game_dispute(game=game)
-
-
-def _game_decide_from_logs(*, game: Game, winner: Player | None, games: list[GameRow]) -> None:
-    """Decide the game from its logs: in plain SQL while the match goes on, through matches.services when it ends."""
     match = game.match
-    game.winner = winner
-    game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
-    game.decided_by = Game.DecidedBy.LOG
-    game.decided_at = timezone.now()
-    after = [row if row[0] != game.number else (game.number, game.status, game.winner_id) for row in games]
-    step = series_step(
-        games=after, player_ids=(match.player_one_id, match.player_two_id), wins_needed=match.wins_needed
-    )
-    if step.winner_id is None:
-        game_write_decided(game, open_game=step.open_game)
+    if has_others:
+        log_claims, pending = game_log_claims(game=game)
+    else:  # the usual case: this log is the game's only one
+        log_claims = (
+            [Claim(log_side(match, submitter), Source.LOG, log.winner_id)]
+            if log.status == MatchLog.Status.VERIFIED
+            else []
+        )
+        pending = False
+    outcome = game_evidence_outcome(game, [*log_claims, *game_report_claims(game)], pending=pending)
+    source = {"log": log.pk}
+    if game.status == Game.Status.OPEN and _write_fast(game=game, outcome=outcome, games=games, log=log, source=source):
+        return
+    made_by = User.objects.filter(pk=log.submitted_by_id).first() if log.submitted_by_id else None
+    game_apply_evidence(game=game, outcome=outcome, made_by=made_by, source=source)
+
+
+def _write_fast(*, game: Game, outcome: Outcome, games: list[GameRow], log: MatchLog, source: dict[str, int]) -> bool:
+    """An open game's claim, or its result while the match goes on, written in plain SQL; False: not such a case."""
+    match = game.match
+    now = timezone.now()
+    if outcome.verdict is OutcomeKind.AWAITING:
+        kind, open_game = ResultChange.Kind.SUBMISSION, None
+    elif outcome.verdict is OutcomeKind.DECIDED:
+        status = Game.Status.DECIDED if outcome.winner is not None else Game.Status.VOID
+        after = [row if row[0] != game.number else (game.number, status, outcome.winner) for row in games]
+        step = series_step(
+            games=after, player_ids=(match.player_one_id, match.player_two_id), wins_needed=match.wins_needed
+        )
+        if step.winner_id is not None:
+            return False  # the match ends: matches.services runs what follows
+        kind, open_game = ResultChange.Kind.DECISION, step.open_game
     else:
-        game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LOG)
+        return False
+    before = game_state(game)
+    if kind == ResultChange.Kind.SUBMISSION:
+        game.status = Game.Status.AWAITING_CONFIRMATION
+        game.claimed_winner_id, game.claimed_by_id = outcome.winner, outcome.claimed_by
+        game.claim_source, game.confirm_by = str(outcome.source), claim_deadline(match, now)
+    else:
+        assert outcome.source is not None
+        game.status = status
+        game.winner_id, game.decided_by, game.decided_at = outcome.winner, decided_by_source(outcome.source), now
+    change = ResultChange(
+        match_id=match.pk,
+        game=game,
+        kind=kind,
+        made_by_id=log.submitted_by_id,
+        before=before,
+        after=game_state(game),
+        source=source,
+    )
+    game_write(game, change=change, open_game=open_game)
+    return True

@@ -168,7 +168,8 @@ class TestGameResults:
         game = match.games.get()
         first = client_for(alice.user).post(f"/api/games/{game.pk}/report/", {"winner": "ben"}, format="json")
         assert first.status_code == 200
-        assert first.json()["status"] == "open"
+        assert first.json()["status"] == "awaiting_confirmation"  # one side's word, for the other side
+        assert first.json()["claimed_winner"] == "ben"
         second = client_for(ben.user).post(f"/api/games/{game.pk}/report/", {"winner": "ben"}, format="json")
         assert second.json()["status"] == "decided"
         assert second.json()["winner"] == "ben"

@@ -46,6 +46,15 @@ class TestFlow:
         assert log["engine_version"] == ENGINE_VERSION
         assert log["submitted_at"] and log["verified_at"]
 
+        # One side's log is a claim: the score does not move until the other side confirms.
+        waiting = client_for(alice.user).get(f"/api/matches/{match.pk}/").json()
+        assert waiting["score"] == {"alice": 0, "ben": 0}
+        assert waiting["games"][0]["status"] == "awaiting_confirmation"
+        assert waiting["games"][0]["claimed_winner"] == "ben"
+        assert waiting["games"][0]["confirm_by"] is None  # outside a tournament a claim never lapses
+        assert len(waiting["games"]) == 1
+        assert client_for(ben.user).post(f"/api/games/{game.pk}/confirm/").status_code == 200
+
         detail = client_for(alice.user).get(f"/api/matches/{match.pk}/").json()
         assert detail["score"] == {"alice": 0, "ben": 1}
         assert detail["games"][0] == {
@@ -54,6 +63,8 @@ class TestFlow:
             "status": "decided",
             "winner": "ben",
             "decided_by": "log",
+            "claimed_winner": None,
+            "confirm_by": None,
         }
         assert detail["games"][1]["number"] == 2
         assert detail["games"][1]["status"] == "open"
@@ -63,6 +74,7 @@ class TestFlow:
         game = make_match(alice, ben, best_of=1).games.get()
         document = won_log("speed", ["Ben", "ALICE"], winner_seat=0)  # seat 0 is ben
         assert submit(client_for(ben.user), game.pk, body(document), capture).status_code == 202
+        assert client_for(alice.user).post(f"/api/games/{game.pk}/confirm/").status_code == 200
         game.refresh_from_db()
         assert game.winner == ben
         match = Match.objects.get(pk=game.match_id)
@@ -101,6 +113,7 @@ class TestFlow:
         game = match.games.get()
         response = submit(client_for(alice.user), game.pk, body(deadlock_log(["alice", "ben"])), capture)
         assert response.status_code == 202
+        assert client_for(ben.user).post(f"/api/games/{game.pk}/confirm/").status_code == 200
         detail = client_for(alice.user).get(f"/api/matches/{match.pk}/").json()
         assert detail["games"][0]["status"] == "void"
         assert detail["games"][0]["decided_by"] == "log"
@@ -206,9 +219,9 @@ class TestDuplicatesAndDisputes:
         game = match.games.get()
         document = won_log("speed", ["alice", "ben"], winner_seat=0)
         reformatted = json.dumps(document).encode()  # same game, other bytes: a second submission
-        with capture(execute=True):
-            for data in (body(document), reformatted):
-                client_for(alice.user).post(f"/api/games/{game.pk}/logs/", data, content_type="application/json")
+        with capture(execute=True):  # one from each side: both sides' evidence agrees, no confirmation needed
+            for user, data in ((alice.user, body(document)), (ben.user, reformatted)):
+                client_for(user).post(f"/api/games/{game.pk}/logs/", data, content_type="application/json")
         assert MatchLog.objects.filter(status="verified").count() == 2
         game.refresh_from_db()
         assert (game.status, game.winner) == (Game.Status.DECIDED, alice)
@@ -257,6 +270,7 @@ class TestErrors:
     def test_a_game_decided_by_a_verified_log_takes_no_other_log(self, client_for, alice, ben, game, capture):
         first = won_log("speed", ["alice", "ben"], winner_seat=0)
         assert submit(client_for(alice.user), game.pk, body(first), capture).status_code == 202
+        assert client_for(ben.user).post(f"/api/games/{game.pk}/confirm/").status_code == 200
         other = won_log("speed", ["alice", "ben"], winner_seat=1)
         self.assert_error(
             submit(client_for(ben.user), game.pk, body(other), capture), 400, "already decided", "verified log"

@@ -18,13 +18,16 @@ from matches.services import game_lock
 from replays.engine import ENGINE_VERSION
 from replays.models import LogVerdict, MatchLog, ReplaySteps
 from replays.services import log_steps_build, log_submit, log_verify
-from tests.factories import body, make_match, tampered, won_log
+from tests.factories import body, make_match, make_user, tampered, won_log
+
+User = get_user_model()
 
 
 def submit(game: Game, document: dict, user=None) -> MatchLog:
-    log, created = log_submit(
-        game_id=game.pk, data=body(document), user=user or game.match.player_one.user, enqueue=False
-    )
+    """Store a log for verification; by default an organiser's, whose verified log decides at once
+    (a player's own log waits for the opponent: tests/replays/test_confirmation.py)."""
+    user = user or User.objects.filter(username="referee").first() or make_user("referee", organiser=True)
+    log, created = log_submit(game_id=game.pk, data=body(document), user=user, enqueue=False)
     assert created
     return log
 

@@ -1,9 +1,10 @@
 """Exact statement counts of `log_verify` on each of its paths, printed in full when one changes.
 
 The verification is the pipeline's hot path: a statement more per log is a
-round trip more per log. Each path is pinned: a game decided while the match
-goes on, a match finished, and a tournament's match finished (which also
-rates both players and advances the tournament).
+round trip more per log. Each path is pinned: a player's log awaiting the
+opponent's confirmation (the usual case), a game decided while the match goes
+on, a match finished, and a tournament's match finished (which also rates both
+players and advances the tournament). The organiser's log decides at once.
 """
 
 from __future__ import annotations
@@ -47,13 +48,26 @@ def verify(log: MatchLog) -> Callable[[], MatchLog | None]:
     return lambda: log_verify(log_id=log.pk)
 
 
+def test_a_players_log_awaiting_confirmation() -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=3)
+    log = pending_log(match, winner_seat=0, user=one.user)
+    # The savepoint and its release (a test runs in a transaction; in a worker they are
+    # the BEGIN and the COMMIT); the lock, the load and the games (one round trip); the
+    # verdict, the claim and its history row (one more).
+    with exactly(8):
+        log_verify(log_id=log.pk)
+    assert list(match.games.values_list("number", "status", "claimed_winner")) == [
+        (1, "awaiting_confirmation", one.pk)
+    ]
+
+
 def test_a_game_decided_while_the_match_goes_on(organiser) -> None:
     one, two = make_players(2)
     match = make_match(one, two, best_of=3)
     log = pending_log(match, winner_seat=0, user=organiser)
-    # The savepoint (a test runs in a transaction; in a worker it is the BEGIN); the lock, the
-    # load and the games (one round trip); the verdict, the game and the next game (one more).
-    with exactly(8):
+    # As above, with the result, its history row and the next game in the second round trip.
+    with exactly(9):
         log_verify(log_id=log.pk)
     assert list(match.games.values_list("number", "status")) == [(1, "decided"), (2, "open")]
 

@@ -173,11 +173,14 @@ def test_a_whole_swiss_tournament_through_the_api_with_verified_logs(client_for,
                 expected_margin[match["players"][winner_seat]] += held
                 expected_margin[match["players"][1 - winner_seat]] -= held
                 submitter = clients[match["players"][games_logged % 2]]
+                opponent = clients[match["players"][1 - games_logged % 2]]
                 with capture(execute=True):
                     response = submitter.post(
                         f"/api/games/{game['id']}/logs/", data=body(document), content_type="application/json"
                     )
                 assert response.status_code == 202, response.json()
+                # One side's log waits for the other side: the opponent confirms it.
+                assert opponent.post(f"/api/games/{game['id']}/confirm/").json()["status"] == "decided"
                 games_logged += 1
     detail = anon.get(f"/api/tournaments/{tournament_id}/").json()
     assert detail["status"] == "finished"

@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.models import Match
 from tournaments.formats import FORMATS
 from tournaments.generators import Seeding
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
@@ -42,6 +43,18 @@ class TournamentCreateInput(serializers.Serializer):
     )
     advance_per_group = serializers.IntegerField(
         required=False, default=2, help_text="groups_playoffs: how many of each group reach the playoff."
+    )
+    confirmation = serializers.ChoiceField(
+        choices=Match.Confirmation.values,
+        default=Match.Confirmation.OPPONENT.value,
+        help_text="\"opponent\": one side's result waits for the other side's confirmation; "
+        '"none": verified logs decide at once (supervised play).',
+    )
+    confirm_within = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=900,
+        help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
 
 
@@ -101,6 +114,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "max_matches",
             "group_count",
             "advance_per_group",
+            "confirmation",
+            "confirm_within",
             "entrant_count",
             "created_at",
             "started_at",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
+from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
 from speedsite.errors import Invalid
 from tournaments.formats import UnknownFormatError, format_for
@@ -42,6 +43,10 @@ def _at_least_one(**options: int | None) -> None:
             raise Invalid(messages[name], extra={"field": name})
 
 
+#: Seconds an unconfirmed result waits for the opponent before it stands (15 minutes).
+DEFAULT_CONFIRM_WITHIN = 900
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -61,6 +66,8 @@ def tournament_create(
     max_matches: int | None = None,
     group_count: int | None = None,
     advance_per_group: int = 2,
+    confirmation: str = Match.Confirmation.OPPONENT,
+    confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
 ) -> Tournament:
     """A tournament taking entrants. Organisers only.
 
@@ -78,6 +85,15 @@ def tournament_create(
     _at_least_one(
         swiss_rounds=swiss_rounds, max_matches=max_matches, group_count=group_count, advance_per_group=advance_per_group
     )
+    if confirmation not in Match.Confirmation.values:
+        raise Invalid(
+            f"Unknown confirmation {confirmation!r}; use one of {', '.join(Match.Confirmation.values)}.",
+            extra={"field": "confirmation"},
+        )
+    if confirm_within is not None and confirm_within < 1:
+        raise Invalid(
+            "confirm_within is a number of seconds (at least 1), or null for never.", extra={"field": "confirm_within"}
+        )
     series, length = series_resolve(best_of=best_of, first_to=first_to)
     resolved, ruleset_name = ruleset_resolve(ruleset)
     return Tournament.objects.create(
@@ -97,6 +113,8 @@ def tournament_create(
         max_matches=max_matches,
         group_count=group_count,
         advance_per_group=advance_per_group,
+        confirmation=confirmation,
+        confirm_within=confirm_within,
         created_by=user if user is not None and user.is_authenticated else None,
     )
 

@@ -1,0 +1,80 @@
+"""Whose word decides a game, pure: from the evidence so far to the game's state.
+
+A verified log proves a game legal, not that it was played: it is one side's
+word, like a report. So one side's evidence only makes a claim the other side
+confirms or disputes; both sides' evidence that agrees decides at once;
+evidence that disagrees disputes. An organiser who is not a party decides at
+once, and a supervised match ("none": an organiser watched the play) lets a
+verified log decide at once. Nothing here reads or writes a row: the
+services gather the evidence, ask `game_outcome`, and apply the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+#: The side of evidence that no player of the match gave (an organiser's log).
+ORGANISER = 0
+
+
+class Source(StrEnum):
+    LOG = "log"
+    REPORT = "report"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One piece of evidence: who gave it (a player's id, or ORGANISER), from what, and the winner it names.
+
+    `winner` None names a void game (a verified deadlock).
+    """
+
+    side: int
+    source: Source
+    winner: int | None
+
+
+class OutcomeKind(StrEnum):
+    OPEN = "open"  # no evidence yet (or some still pending)
+    AWAITING = "awaiting_confirmation"  # one side's claim, waiting for the other side
+    DECIDED = "decided"  # decided (the winner None: void)
+    DISPUTED = "disputed"  # the evidence disagrees
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    verdict: OutcomeKind
+    winner: int | None = None
+    # DECIDED: "log" when a verified log is among the evidence, else "players".
+    # AWAITING: the claim's source and side (the other side must confirm).
+    source: Source | None = None
+    claimed_by: int | None = None
+
+
+def game_outcome(
+    claims: Iterable[Claim], *, players: tuple[int, int], confirmation_required: bool, pending: bool = False
+) -> Outcome:
+    """The game's state from all its evidence (verified logs and reports; `pending`: a log not yet judged).
+
+    A game waits while any log is pending, so every log submitted has its say.
+    """
+    if pending:
+        return Outcome(OutcomeKind.OPEN)
+    claims = list(claims)
+    if not claims:
+        return Outcome(OutcomeKind.OPEN)
+    winners = {claim.winner for claim in claims}
+    if len(winners) > 1:
+        return Outcome(OutcomeKind.DISPUTED)
+    (winner,) = winners
+    source = Source.LOG if any(claim.source is Source.LOG for claim in claims) else Source.REPORT
+    sides = {claim.side for claim in claims}
+    both_players = set(players) <= sides
+    organiser_log = any(claim.side == ORGANISER and claim.source is Source.LOG for claim in claims)
+    supervised_log = not confirmation_required and source is Source.LOG
+    if both_players or organiser_log or supervised_log:
+        return Outcome(OutcomeKind.DECIDED, winner, source)
+    first = next(claim for claim in claims if claim.side in players)
+    return Outcome(OutcomeKind.AWAITING, winner, first.source, first.side)
