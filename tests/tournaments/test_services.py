@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import Counter
 
 import pytest
@@ -15,6 +14,7 @@ from matches.models import Game, Match
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError, Conflict, NotAllowed
 from tests.factories import make_player, make_players, make_tournament, make_user, play, ready
+from tests.locks import wait_for_a_lock_waiter
 from tournaments import services
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
@@ -268,14 +268,17 @@ class TestConcurrency:
 
     @pytest.fixture
     def slow_advance(self, monkeypatch):
-        # Widen the race: every advancement dawdles before reading the results.
+        # Make the race certain: the first advancement holds the tournament lock
+        # until the other request is blocked on a lock behind it.
         real = advancement.pairings_advance
+        first = threading.Lock()
 
-        def dawdling(tournament):
-            time.sleep(0.3)
+        def held(tournament):
+            if first.acquire(blocking=False):
+                wait_for_a_lock_waiter()
             real(tournament)
 
-        monkeypatch.setattr(advancement, "pairings_advance", dawdling)
+        monkeypatch.setattr(advancement, "pairings_advance", held)
 
     def test_both_semi_finals_decided_at_once_fill_the_final(self, slow_advance):
         organiser = make_user("orga-threads", organiser=True)
