@@ -93,7 +93,7 @@ SELECT g.number, g.status, g.winner_id
 _WRITE_VERDICT = """
 UPDATE replays_matchlog
    SET status = %s, code = %s, event = %s, message = %s, winner_seat = %s, winner_id = %s,
-       engine_version = %s, verified_at = %s, judgements = judgements + 1
+       cards_left = %s, engine_version = %s, verified_at = %s, judgements = judgements + 1
  WHERE id = %s
 """
 # A game's result and claim columns, written together whatever changed (the decision clears the claim).
@@ -117,6 +117,7 @@ def _insert_statement(model: Any) -> tuple[list[Any], str]:
 
 
 _GAME_INSERT = _insert_statement(Game)
+_CARDS_LEFT = MatchLog._meta.get_field("cards_left")
 _CHANGE_INSERT = _insert_statement(ResultChange)
 
 
@@ -185,6 +186,7 @@ def log_write_verdict(log: MatchLog) -> None:
                 log.message,
                 log.winner_seat,
                 log.winner_id,
+                _CARDS_LEFT.get_db_prep_save(log.cards_left, connection),
                 log.engine_version,
                 log.verified_at,
                 log.pk,

@@ -37,6 +37,9 @@ class MatchLog(models.Model):
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     # The seat's player in this match, mapped through the log's `players` handles.
     winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # Each seat's cards still held (hand and draw pile) at the end of a valid log, from
+    # the engine's verdict: the card-margin tie-break reads it, never the engine.
+    cards_left = models.JSONField(null=True, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     # How many times a worker judged it: 1 after a normal verification, more after `reverify`.

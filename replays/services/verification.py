@@ -55,6 +55,7 @@ def _winner_player(verdict: Verdict, match: Match) -> Player | None:
 
 def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None:
     """Set the verdict's fields on the log (not saved)."""
+    log.cards_left = None
     if verdict is None:
         log.status, log.code, log.event, log.message = MatchLog.Status.FAILED, "failed", None, failure
         log.winner_seat, log.winner = None, None
@@ -62,6 +63,7 @@ def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None
         log.status = MatchLog.Status.VERIFIED if verdict.valid else MatchLog.Status.REJECTED
         log.code, log.event, log.message = str(verdict.code), verdict.event, verdict.message
         log.winner_seat, log.winner = verdict.winner, _winner_player(verdict, log.game.match)
+        log.cards_left = None if verdict.cards_left is None else list(verdict.cards_left)
         if verdict.valid and verdict.winner is not None and log.winner is None:
             # Checked at submission; only a renamed player could get here.
             log.status, log.code = MatchLog.Status.FAILED, "failed"

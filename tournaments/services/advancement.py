@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Game, Match
-from replays.engine import verify_bytes
 from replays.models import MatchLog
 
 from ..models import TournamentMatch
@@ -64,15 +63,20 @@ def tournament_match_decided(*, match: Match) -> None:
 
 
 def _match_snapshot(match: Match, pairing: TournamentMatch) -> tuple[int, int, int, int]:
-    """Games each player won, and cards each still held when the games they lost ended (verified logs)."""
+    """Games each player won, and cards each still held when the games they lost ended.
+
+    The cards come from the verdicts stored with the verified logs (the
+    engine's final counts per seat), never from running the engine again.
+    """
     games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED).values_list("pk", "winner_id"))
-    logs: dict[int, bytes] = {}
-    for game_id, data in (
-        MatchLog.objects.filter(game__match=match, status=MatchLog.Status.VERIFIED)
+    held_by_loser: dict[int, int] = {}
+    for game_id, winner_seat, cards_left in (
+        MatchLog.objects.filter(game__match=match, status=MatchLog.Status.VERIFIED, winner_seat__isnull=False)
         .order_by("id")
-        .values_list("game_id", "data")
+        .values_list("game_id", "winner_seat", "cards_left")
     ):
-        logs.setdefault(game_id, bytes(data))
+        if cards_left is not None:
+            held_by_loser.setdefault(game_id, sum(left for seat, left in enumerate(cards_left) if seat != winner_seat))
     won = {pairing.player_one_id: 0, pairing.player_two_id: 0}
     held = {pairing.player_one_id: 0, pairing.player_two_id: 0}
     for game_id, winner_id in games:
@@ -80,20 +84,10 @@ def _match_snapshot(match: Match, pairing: TournamentMatch) -> tuple[int, int, i
             continue
         won[winner_id] += 1
         loser_id = pairing.player_two_id if winner_id == pairing.player_one_id else pairing.player_one_id
-        if game_id in logs:
-            held[loser_id] += _loser_cards_left(logs[game_id])
+        held[loser_id] += held_by_loser.get(game_id, 0)
     return (
         won[pairing.player_one_id],
         won[pairing.player_two_id],
         held[pairing.player_one_id],
         held[pairing.player_two_id],
     )
-
-
-def _loser_cards_left(data: bytes) -> int:
-    """Cards (hand and draw pile) the losing seat still held at the end of a verified, won game."""
-    verdict = verify_bytes(data, steps=True)
-    if not verdict.valid or verdict.winner is None or not verdict.steps:
-        return 0
-    final = verdict.steps[-1].cards_left
-    return sum(left for seat, left in enumerate(final) if seat != verdict.winner)
