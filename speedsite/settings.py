@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "web.errors.DomainErrorMiddleware",
+    "web.middleware.LapseOnReadMiddleware",
 ]
 
 ROOT_URLCONF = "speedsite.urls"
@@ -190,6 +191,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
     "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "6")),
 }
+
+# Celery beat (`celery -A speedsite beat`, one per deployment): unconfirmed results
+# whose confirmation window ran out stand ("lapse"). A lapse is idempotent under the
+# match lock, so a late or doubled run does no harm.
+CELERY_BEAT_SCHEDULE = {
+    "lapse-unconfirmed-results": {
+        "task": "matches.games_lapse",
+        "schedule": float(os.environ.get("SPEED_LAPSE_EVERY_SECONDS", "30")),
+    },
+}
+# Without a broker (the demo) there is no beat: the site applies due lapses itself
+# when a page or the API is read (web.middleware.LapseOnReadMiddleware).
+SPEED_LAPSE_ON_READ = os.environ.get("SPEED_LAPSE_ON_READ", "1" if not CELERY_BROKER_URL else "0") == "1"
 
 LOGGING = {
     "version": 1,

@@ -16,6 +16,8 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast log
 # in-process (eager) unless a test switches eager mode off for a real worker.
 CELERY_BROKER_URL = os.environ.get("SPEED_TEST_BROKER_URL", "redis://127.0.0.1:6379/13")
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("SPEED_TEST_EAGER", "1") == "1"
+# Lapses run only when a test calls for them (games_lapse, or this setting overridden).
+SPEED_LAPSE_ON_READ = False
 
 # Tests never run collectstatic: WhiteNoise serves from the finders, so an
 # absent STATIC_ROOT is not worth a warning on every request.
