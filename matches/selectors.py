@@ -58,7 +58,9 @@ def players_by_handles(*, handles: Iterable[str]) -> dict[str, Player]:
 
 
 def _games_prefetch() -> Prefetch[Game]:
-    return Prefetch("games", queryset=Game.objects.select_related("winner", "claimed_winner").order_by("number"))
+    return Prefetch(
+        "games", queryset=Game.objects.select_related("winner", "claimed_winner", "claimed_by").order_by("number")
+    )
 
 
 def match_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Match]:

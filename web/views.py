@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game, Match
-from matches.selectors import match_get, match_score, player_get, player_list
+from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list
+from matches.services import game_confirm, game_dispute_claim
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit
-from speedsite.errors import ApplicationError
+from speedsite.errors import ApplicationError, Invalid
 from tournaments.formats import format_for
 from tournaments.generators import Bracket, advance
 from tournaments.models import Tournament, TournamentMatch
@@ -36,6 +37,7 @@ from .bracket import BracketDrawing, bracket_boxes, bracket_boxes_from_pairings,
 from .charts import line_chart
 from .forms import LogSubmitForm
 from .replay import build_replay
+from .viewer import match_viewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,8 @@ class GameRow:
 
     game: Game
     logs: list[MatchLog]
+    may_confirm: bool = False
+    may_dispute: bool = False
 
     @property
     def verified_log(self) -> MatchLog | None:
@@ -162,14 +166,53 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404("No such match")
     games = list(match.games.all())
     logs = selectors.logs_by_game(games=games)
+    viewer = match_viewer(user=request.user, match=match)
     context = {
         "match": match,
         "tournament_match": selectors.tournament_of_match(match=match),
         "score": _series(match),
-        "rows": [GameRow(game, logs.get(game.pk, [])) for game in games],
-        "open_game": next((g for g in games if g.status in (Game.Status.OPEN, Game.Status.DISPUTED)), None),
+        "rows": [
+            GameRow(game, logs.get(game.pk, []), viewer.may_confirm(game), viewer.may_dispute(game)) for game in games
+        ],
+        "open_game": next((g for g in games if g.status in _TAKES_EVIDENCE), None) if viewer.may_submit else None,
+        "viewer": viewer,
+        "history": list(match_history(match=match)[:HISTORY_ON_PAGE]),
     }
     return render(request, "web/match_detail.html", context)
+
+
+_TAKES_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
+#: The newest changes shown on the match page; the API pages through all of them.
+HISTORY_ON_PAGE = 50
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    game_confirm(game=game, user=request.user)
+    messages.success(request, f"Game {game.number} confirmed.")
+    return redirect("web:match_detail", match_id=game.match_id)
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_dispute_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    try:
+        game_dispute_claim(game=game, user=request.user, reason=request.POST.get("reason", ""))
+    except Invalid as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.info(request, f"Game {game.number} disputed: an organiser will settle it.")
+    return redirect("web:match_detail", match_id=game.match_id)
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = game_get(game_id=game_id)
+    if game is None:
+        raise Http404("No such game")
+    return game
 
 
 def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:

@@ -55,7 +55,7 @@ def test_player_pages_in_a_fixed_number_of_queries(
 
 
 def test_match_page_in_a_fixed_number_of_queries(
-    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any
+    client: Client, many_matches: list[Any], django_assert_max_num_queries: Any, organiser: Any
 ) -> None:
     rejected = many_matches[1]
     with django_assert_max_num_queries(8):
@@ -64,7 +64,12 @@ def test_match_page_in_a_fixed_number_of_queries(
     body = response.content.decode()
     assert "no_fit at event 16" in body
     assert f'href="/replays/{rejected.pk}/#step=16"' in body
-    assert f'href="/submit/?game={rejected.game_id}"' in body  # the game is still open
+    # The game is still open, but only those who may submit see the button.
+    assert f'href="/submit/?game={rejected.game_id}"' not in body
+    client.force_login(organiser)
+    assert (
+        f'href="/submit/?game={rejected.game_id}"' in client.get(f"/matches/{rejected.game.match_id}/").content.decode()
+    )
     assert client.get("/matches/999999/").status_code == 404
 
 
