@@ -18,11 +18,12 @@ from typing import Any
 from django.db import DatabaseError
 
 from matches.models import Game, Match
+from matches.services import AnyUser, match_annul, match_correct
 from replays.models import MatchLog
 from tournaments.generators import Bracket, MatchChange, MatchStatus, plan_correction
 
 from .models import Entrant, Tournament, TournamentMatch
-from .pairings import bracket_results
+from .pairings import bracket_results, match_snapshot
 
 
 class MatchBusyError(Exception):
@@ -163,26 +164,67 @@ def bracket_changes(context: CorrectionContext, changes: Sequence[MatchChange]) 
     return planned
 
 
+@dataclass(frozen=True)
+class CorrectionMade:
+    """Who corrects, why, and the history row the changes name (`CorrectionRecord`)."""
+
+    record_id: int
+    user: AnyUser
+    reason: str
+    annul_reason: str
+
+
 def correction_apply(
-    context: CorrectionContext, target: TournamentMatch, new_winner: int, planned: list[PlannedChange]
-) -> None:
-    """Save the correction: the new result, re-filled and reset pairings; the caller then advances."""
-    match_ids = [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
+    context: CorrectionContext,
+    target: TournamentMatch,
+    new_winner: int,
+    planned: list[PlannedChange],
+    made: CorrectionMade,
+) -> list[int]:
+    """Save the correction: the corrected match itself, re-filled and reset pairings; the caller then advances.
+
+    The target's match is turned round (`match_correct`) and the pairing
+    records it as it now is; the played matches of reset pairings are annulled
+    (`match_annul`): kept and shown, counted nowhere. Returns the ids of the
+    matches whose results changed or stopped counting, for the ratings.
+    """
+    played = [target.match_id] if target.match_id is not None else []
+    match_ids = played + [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
     try:
         # Never wait for a match whose result is being recorded right now: that
         # transaction waits for this tournament's lock, which would deadlock.
         list(Match.objects.select_for_update(nowait=True).filter(pk__in=match_ids).values_list("pk", flat=True))
     except DatabaseError as exc:
         raise MatchBusyError from exc
+    changed = list(played)
     target.winner_id = new_winner
     target.result_source = TournamentMatch.Source.CORRECTION
-    target.save(update_fields=["winner", "result_source"])
+    if target.match_id is not None:
+        match_correct(
+            match_id=target.match_id,
+            winner_id=new_winner,
+            correction_id=made.record_id,
+            made_by=made.user,
+            reason=made.reason,
+        )
+        # The pairing records its match as the correction left it (the score turned round too).
+        snapshot = match_snapshot(target.match_id, target.player_one_id, target.player_two_id)
+        target.games_one, target.games_two, target.cards_left_one, target.cards_left_two = snapshot
+    target.save(update_fields=["winner", "result_source", "games_one", "games_two", "cards_left_one", "cards_left_two"])
+
+    def set_aside(match_id: int) -> None:
+        match_annul(match_id=match_id, correction_id=made.record_id, made_by=made.user, reason=made.annul_reason)
+        changed.append(match_id)
+
     never_played: list[int] = []
     for item in planned:
         pairing = item.pairing
         if item.new_players is None:
-            if pairing.match_id is not None and item.change.action != "reset":
-                never_played.append(pairing.match_id)
+            if pairing.match_id is not None:
+                if item.change.action == "reset":
+                    set_aside(pairing.match_id)
+                else:
+                    never_played.append(pairing.match_id)
             pairing.delete()
             continue
         if item.result_dropped:
@@ -192,7 +234,8 @@ def correction_apply(
             pairing.decided_at = None
         if pairing.match_id is not None:
             if item.change.action == "reset":
-                pairing.match = None  # the played match stays in the records, outside the tournament
+                set_aside(pairing.match_id)
+                pairing.match = None  # the played match stays in the records, annulled, outside the tournament
             elif item.ready_after:
                 one, two = item.new_players
                 Match.objects.filter(pk=pairing.match_id).update(player_one_id=one, player_two_id=two)
@@ -208,3 +251,4 @@ def correction_apply(
         tournament.finished_at = None
         tournament.save(update_fields=["status", "finished_at"])
         Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
+    return changed

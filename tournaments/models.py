@@ -176,12 +176,18 @@ class TournamentMatch(models.Model):
 
 
 class CorrectionRecord(models.Model):
-    """History: one organiser correction, who made it and when, and everything before and after."""
+    """History: one organiser correction, who made it, when and why, and everything before and after.
+
+    The games it turned round and the matches it annulled name it in their
+    own history (`matches.ResultChange.source == {"correction": id}`).
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="corrections")
     key = models.CharField(max_length=20)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     made_at = models.DateTimeField(auto_now_add=True)
+    # Why, in the organiser's words (the changed games and annulled matches keep it too).
+    reason = models.TextField(blank=True)
     # {"winner": handle, "pairings": [...]} as they were and as they became.
     before = models.JSONField()
     after = models.JSONField()

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from matches.models import Match, Player
+from matches.models import Game, Match, Player
 from matches.services import match_create
+from replays.models import MatchLog
 from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
 
 from .models import Entrant, Tournament, TournamentMatch
@@ -146,6 +147,36 @@ def bracket_sync(
         if before != after:
             changed.append(pairing)
     TournamentMatch.objects.bulk_update(changed, _SYNCED_FIELDS)
+
+
+def match_snapshot(match_id: int, player_one_id: int | None, player_two_id: int | None) -> tuple[int, int, int, int]:
+    """What a pairing records of its decided match: games each player won, and cards each still held
+    when the games they lost ended.
+
+    The cards come from the verdicts stored with the verified logs (the
+    engine's final counts per seat), never from running the engine again, and
+    only from a log that names the game's winner: a game whose result was
+    corrected against its log counts no cards, like a game without a log.
+    """
+    games = list(Game.objects.filter(match_id=match_id, status=Game.Status.DECIDED).values_list("pk", "winner_id"))
+    winners = dict(games)
+    held_by_loser: dict[int, int] = {}
+    for game_id, winner_id, winner_seat, cards_left in (
+        MatchLog.objects.filter(game__match_id=match_id, status=MatchLog.Status.VERIFIED, winner_seat__isnull=False)
+        .order_by("id")
+        .values_list("game_id", "winner_id", "winner_seat", "cards_left")
+    ):
+        if cards_left is not None and winner_id == winners.get(game_id):
+            held_by_loser.setdefault(game_id, sum(left for seat, left in enumerate(cards_left) if seat != winner_seat))
+    won = {player_one_id: 0, player_two_id: 0}
+    held = {player_one_id: 0, player_two_id: 0}
+    for game_id, winner_id in games:
+        if winner_id not in won:
+            continue
+        won[winner_id] += 1
+        loser_id = player_two_id if winner_id == player_one_id else player_one_id
+        held[loser_id] += held_by_loser.get(game_id, 0)
+    return won[player_one_id], won[player_two_id], held[player_one_id], held[player_two_id]
 
 
 def _player_id(entrant: object) -> int | None:

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from matches.models import Player
+from matches.models import Game, Match, Player
 from tournaments.ratings.glicko2 import Rating
+from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
 from tournaments.standings import StandingsRow, metric_for
 
 from .formats import format_for
@@ -195,7 +196,49 @@ def rating_get(*, player: Player) -> PlayerRating | None:
 
 
 def rating_history(*, player: Player) -> QuerySet[RatingChange]:
-    return RatingChange.objects.filter(player=player).order_by("-created_at", "-id")
+    """The player's rating changes, latest result first (rating order, not when the row was written)."""
+    return RatingChange.objects.filter(player=player).order_by(*(f"-{key}" for key in RATING_ORDER_OF_CHANGE))
+
+
+#: The order ratings take results in: when the match was decided, then its id.
+RATING_ORDER = ("finished_at", "id")
+RATING_ORDER_OF_CHANGE = ("match__finished_at", "match_id")
+
+RatingPoint = tuple[Any, int]
+"""A place in the rating order: a match's (finished_at, id)."""
+
+
+def counting_matches() -> QuerySet[Match]:
+    """The results ratings count: finished matches (not in progress, not annulled), in rating order."""
+    return Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False).order_by(*RATING_ORDER)
+
+
+def from_point(point: RatingPoint, *, prefix: str = "") -> Q:
+    """Rows at or after a place in the rating order (`prefix`: the path to the match, e.g. "match__")."""
+    finished_at, match_id = point
+    return Q(**{f"{prefix}finished_at__gt": finished_at}) | Q(
+        **{f"{prefix}finished_at": finished_at, f"{prefix}id__gte": match_id}
+    )
+
+
+def rated_results(*, start: RatingPoint | None = None) -> list[RatedMatch[int, int]]:
+    """The counting results from `start` on (all when None), in rating order, with each decided game's winner.
+
+    Two queries whatever the number of matches.
+    """
+    matches = counting_matches()
+    if start is not None:
+        matches = matches.filter(from_point(start))
+    rows = list(matches.values_list("pk", "player_one_id", "player_two_id"))
+    winners: dict[int, list[int]] = defaultdict(list)
+    games = (
+        Game.objects.filter(match__in=matches, status=Game.Status.DECIDED, winner__isnull=False)
+        .order_by("match_id", "number")
+        .values_list("match_id", "winner_id")
+    )
+    for match_id, winner_id in games:
+        winners[match_id].append(winner_id)
+    return [RatedMatch(pk, (one, two), tuple(winners[pk])) for pk, one, two in rows]
 
 
 def rating_summary(rating: PlayerRating | None) -> dict[str, Any]:
@@ -208,3 +251,8 @@ def rating_summary(rating: PlayerRating | None) -> dict[str, Any]:
         "volatility": rating.volatility,
         "games": rating.games,
     }
+
+
+def ratings_from_scratch() -> tuple[list[RatingStep[int, int]], dict[int, Rating]]:
+    """Every rating change and every current rating as a replay of all counting results gives them (no writes)."""
+    return ratings_replay(rated_results())

@@ -19,7 +19,7 @@ from matches.selectors import user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
 from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch
-from tournaments.selectors import tournament_list
+from tournaments.selectors import RATING_ORDER_OF_CHANGE, tournament_list
 
 _LOG_SUMMARY_DEFER = ("data",)
 
@@ -122,9 +122,15 @@ def player_matches(*, player: Player) -> QuerySet[Match]:
 
 
 def player_record(*, player: Player, matches: Iterable[Match]) -> PlayerRecord:
-    """Won and lost matches and games, counted from already-loaded matches (no query)."""
+    """Won and lost matches and games, counted from already-loaded matches (no query).
+
+    An annulled match (set aside by a tournament correction) is listed but counts
+    nowhere: neither it nor its games.
+    """
     mw = ml = gw = gl = 0
     for match in matches:
+        if match.status == Match.Status.ANNULLED:
+            continue
         if match.status == Match.Status.FINISHED and match.winner_id is not None:
             if match.winner_id == player.pk:
                 mw += 1
@@ -141,7 +147,12 @@ def player_record(*, player: Player, matches: Iterable[Match]) -> PlayerRecord:
 
 
 def matches_recent(*, limit: int = 8, status: str | None = None) -> list[Match]:
-    matches = Match.objects.select_related("player_one", "player_two", "winner").prefetch_related("games")
+    """The latest matches (of one status when given; never annulled ones, which are no result)."""
+    matches = (
+        Match.objects.exclude(status=Match.Status.ANNULLED)
+        .select_related("player_one", "player_two", "winner")
+        .prefetch_related("games")
+    )
     if status:
         matches = matches.filter(status=status)
     return list(matches.order_by("-created_at", "-id")[:limit])
@@ -185,5 +196,5 @@ def player_entries(*, player: Player) -> list[Entrant]:
 
 
 def player_rating_history(*, player: Player) -> list[RatingChange]:
-    """The player's rating changes, oldest first (for the chart)."""
-    return list(RatingChange.objects.filter(player=player).order_by("created_at", "id"))
+    """The player's rating changes, oldest first (for the chart), in rating order: a replay rewrites the rows."""
+    return list(RatingChange.objects.filter(player=player).order_by(*RATING_ORDER_OF_CHANGE))

@@ -3,10 +3,12 @@
 - `players`: creating players, granting the organiser role;
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
-- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games.
+- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games;
+- `corrections`: a correction from above turns a finished match round, or annuls a match.
 """
 
 from ..selectors import AnyUser
+from .corrections import match_annul, match_correct
 from .games import (
     claim_deadline,
     decided_by_source,
@@ -46,6 +48,8 @@ __all__ = [
     "game_set_result",
     "game_state",
     "games_lapse",
+    "match_annul",
+    "match_correct",
     "match_create",
     "match_finish",
     "organiser_grant",

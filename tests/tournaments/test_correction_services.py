@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.models import Game, Match
+from matches.models import Game, Match, ResultChange
 from speedsite.errors import ApplicationError, Conflict
 from tests.factories import make_players, make_tournament, play, ready
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
@@ -60,9 +60,12 @@ class TestEliminationCascade:
         assert semi.match_id not in (None, old_semi_match), "the semi-final is played again"
         new_match = Match.objects.get(pk=semi.match_id)
         assert (new_match.player_one, new_match.player_two) == (players["p08"], players["p04"])
-        # The match already played stays in the records, outside the tournament.
+        # The match already played stays in the records, annulled (counted nowhere), outside the tournament.
         old = Match.objects.get(pk=old_semi_match)
-        assert old.status == Match.Status.FINISHED and not TournamentMatch.objects.filter(match=old).exists()
+        assert old.status == Match.Status.ANNULLED and not TournamentMatch.objects.filter(match=old).exists()
+        assert old.winner == players["p01"], "its games still say who won it"
+        annulment = ResultChange.objects.get(match=old, kind=ResultChange.Kind.ANNULMENT)
+        assert annulment.source == {"correction": CorrectionRecord.objects.get(tournament=tournament).pk}
 
         record = CorrectionRecord.objects.get(tournament=tournament)
         assert (record.key, record.made_by) == ("R1-1", organiser)

@@ -65,6 +65,13 @@ class EntrantAddInput(serializers.Serializer):
 
 class CorrectionInput(serializers.Serializer):
     winner = serializers.CharField(max_length=40, help_text="The handle of the player who really won.")
+    reason = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=2000,
+        help_text="Why: kept with the correction and in the history of every match it changes.",
+    )
     dry_run = serializers.BooleanField(required=False, default=False, help_text="Only say what would change.")
     confirm = serializers.BooleanField(
         required=False, default=False, help_text="Go ahead even if matches already started or decided are reset."
@@ -181,7 +188,7 @@ class CorrectionRecordOutput(serializers.ModelSerializer):
 
     class Meta:
         model = CorrectionRecord
-        fields = ["id", "match", "made_by", "made_at", "before", "after"]
+        fields = ["id", "match", "made_by", "made_at", "reason", "before", "after"]
 
 
 class RatingOutput(serializers.ModelSerializer):

@@ -13,10 +13,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Game, Match
-from replays.models import MatchLog
+from matches.models import Match
 
 from ..models import TournamentMatch
+from ..pairings import match_snapshot
 from ..progress import pairings_advance
 from .common import tournament_lock
 from .ratings import ratings_record_match
@@ -40,7 +40,7 @@ def tournament_match_decided(*, match: Match) -> None:
     pairing = TournamentMatch.objects.filter(match_id=match.pk).first()
     if pairing is None or pairing.status != TournamentMatch.Status.READY or match.winner_id is None:
         return
-    games_one, games_two, cards_one, cards_two = _match_snapshot(match, pairing)
+    games_one, games_two, cards_one, cards_two = match_snapshot(match.pk, pairing.player_one_id, pairing.player_two_id)
     pairing.winner_id = match.winner_id
     pairing.status = TournamentMatch.Status.DECIDED
     pairing.result_source = TournamentMatch.Source.MATCH
@@ -60,34 +60,3 @@ def tournament_match_decided(*, match: Match) -> None:
         ]
     )
     pairings_advance(tournament)
-
-
-def _match_snapshot(match: Match, pairing: TournamentMatch) -> tuple[int, int, int, int]:
-    """Games each player won, and cards each still held when the games they lost ended.
-
-    The cards come from the verdicts stored with the verified logs (the
-    engine's final counts per seat), never from running the engine again.
-    """
-    games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED).values_list("pk", "winner_id"))
-    held_by_loser: dict[int, int] = {}
-    for game_id, winner_seat, cards_left in (
-        MatchLog.objects.filter(game__match=match, status=MatchLog.Status.VERIFIED, winner_seat__isnull=False)
-        .order_by("id")
-        .values_list("game_id", "winner_seat", "cards_left")
-    ):
-        if cards_left is not None:
-            held_by_loser.setdefault(game_id, sum(left for seat, left in enumerate(cards_left) if seat != winner_seat))
-    won = {pairing.player_one_id: 0, pairing.player_two_id: 0}
-    held = {pairing.player_one_id: 0, pairing.player_two_id: 0}
-    for game_id, winner_id in games:
-        if winner_id not in won:
-            continue
-        won[winner_id] += 1
-        loser_id = pairing.player_two_id if winner_id == pairing.player_one_id else pairing.player_one_id
-        held[loser_id] += held_by_loser.get(game_id, 0)
-    return (
-        won[pairing.player_one_id],
-        won[pairing.player_two_id],
-        held[pairing.player_one_id],
-        held[pairing.player_two_id],
-    )

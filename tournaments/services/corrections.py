@@ -10,24 +10,35 @@ from matches.services import AnyUser
 from speedsite.errors import Conflict, Invalid, NotFound
 from tournaments.formats import format_for
 
-from ..corrections import CorrectionContext, CorrectionPreview, MatchBusyError, correction_apply
+from ..corrections import CorrectionContext, CorrectionMade, CorrectionPreview, MatchBusyError, correction_apply
 from ..models import CorrectionRecord, Tournament, TournamentMatch
 from ..progress import pairings_advance
 from ..selectors import entrant_list
 from .common import organiser_fixable, require_organiser, tournament_lock
+from .ratings import ratings_recompute
 
 
 @transaction.atomic
 def pairing_correct(
-    *, tournament_id: int, key: str, winner: str, user: AnyUser, dry_run: bool = False, confirm: bool = False
+    *,
+    tournament_id: int,
+    key: str,
+    winner: str,
+    user: AnyUser,
+    reason: str = "",
+    dry_run: bool = False,
+    confirm: bool = False,
 ) -> CorrectionPreview:
     """Correct the result of a decided pairing, and re-fill or reset what follows from it.
 
     With `dry_run` nothing is saved: the preview lists every later pairing
     the change touches. Pairings whose match has not started are re-filled
-    at once; those already started or decided are reset (their match set
-    aside, kept in the records) only with `confirm`. Every applied correction
-    is kept in the history: who, when, before and after.
+    at once; those already started or decided are reset only with `confirm`:
+    their match is annulled (kept and shown, counted nowhere) and the pairing
+    is played again. The corrected match itself is turned round, so its page,
+    the bracket and the standings agree; the ratings are replayed from the
+    first result that changed. Every applied correction is kept in the
+    history: who, when, why, before and after.
     """
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
@@ -62,16 +73,13 @@ def pairing_correct(
             "This correction resets matches already started or decided; confirm it to go ahead.",
             extra={"preview": preview.to_dict()},
         )
-    try:
-        correction_apply(context, target, new_winner, planned)
-    except MatchBusyError as exc:
-        raise Conflict(
-            "A result for one of the affected matches is being recorded right now; try again in a moment.",
-        ) from exc
-    CorrectionRecord.objects.create(
+    reason = reason.strip()
+    # The record first: every change the correction makes names it.
+    record = CorrectionRecord.objects.create(
         tournament=tournament,
         key=key,
         made_by=user if user is not None and user.is_authenticated else None,
+        reason=reason,
         before={
             "winner": preview.old_winner,
             "pairings": [{"key": change.key, **change.before} for change in preview.changes],
@@ -81,5 +89,18 @@ def pairing_correct(
             "pairings": [{"key": change.key, "action": change.action, **change.after} for change in preview.changes],
         },
     )
+    annul_reason = (
+        f"Set aside by the correction of {tournament.name} {key} "
+        f"({preview.old_winner} to {preview.new_winner}): its players should not have met."
+    )
+    try:
+        changed = correction_apply(
+            context, target, new_winner, planned, CorrectionMade(record.pk, user, reason, annul_reason)
+        )
+    except MatchBusyError as exc:
+        raise Conflict(
+            "A result for one of the affected matches is being recorded right now; try again in a moment.",
+        ) from exc
     pairings_advance(tournament)
+    ratings_recompute(match_ids=changed)
     return dataclasses.replace(preview, applied=True)

@@ -1,28 +1,70 @@
-"""Glicko-2 ratings: every decided match is one rating period for its two players."""
+"""Glicko-2 ratings: a function of the ordered counting results, one rating period per match.
+
+The counting results are the finished matches (never those in progress or
+annulled) in rating order: when each was decided, then its id
+(`selectors.counting_matches`). A match decided now is normally the last in
+that order, so `ratings_record_match` rates it on top of the stored ratings.
+When it is not (a correction turned a result round or annulled matches, or
+two matches of one player were decided together and the later one was rated
+first), `ratings_recompute` replays every result from the first one affected
+onward, starting from the ratings stored just before it. Both give exactly
+the floats a replay from scratch gives (`selectors.ratings_from_scratch`,
+which the audit compares with what is stored).
+
+A match stays one rating period, as before: a series is played in one
+sitting, and rating its games one by one would make a 3-0 count for much
+more than a single win against the same opponent.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
+
 from django.db import transaction
+from django.db.models import Case, Value, When
 
 from matches.models import Game, Match
-from tournaments.ratings.glicko2 import RatedGame, Rating, rate_period
+from tournaments.ratings.glicko2 import Rating
+from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
 
 from ..models import PlayerRating, RatingChange
+from ..selectors import RatingPoint, from_point, rated_results
+
+
+def _point(match: Match) -> RatingPoint:
+    return (match.finished_at, match.pk)
+
+
+def _lock_ratings(player_ids: Iterable[int]) -> dict[int, PlayerRating]:
+    """The players' rating rows, locked in player order (so two writers never wait for each other in a ring)."""
+    rows = PlayerRating.objects.select_for_update().filter(player_id__in=set(player_ids)).order_by("player_id")
+    return {row.player_id: row for row in rows}
+
+
+def _change(step: RatingStep[int, int]) -> RatingChange:
+    return RatingChange(
+        player_id=step.player,
+        match_id=step.match,
+        rating_before=step.before.rating,
+        deviation_before=step.before.deviation,
+        volatility_before=step.before.volatility,
+        rating_after=step.after.rating,
+        deviation_after=step.after.deviation,
+        volatility_after=step.after.volatility,
+        games=step.games,
+    )
 
 
 @transaction.atomic(savepoint=False)
 def ratings_record_match(*, match: Match) -> None:
-    """Update both players' Glicko-2 ratings from a decided match's games (one rating period).
+    """Rate a match just decided (one rating period for its two players); idempotent per match.
 
-    Idempotent per match; rating rows are locked in player order, so two
-    matches of one player decided together are applied one after the other.
+    Called by the tournaments listener in the transaction that finishes the
+    match. If either player already has a rating change for a match later in
+    the rating order, the ratings are replayed from this match instead.
     """
-    winners = list(
-        Game.objects.filter(match=match, status=Game.Status.DECIDED)
-        .order_by("number")
-        .values_list("winner_id", flat=True)
-    )
-    if not winners or RatingChange.objects.filter(match=match).exists():
+    if match.status != Match.Status.FINISHED or match.finished_at is None:
         return
     one, two = match.player_one_id, match.player_two_id
     default = Rating()
@@ -35,31 +77,101 @@ def ratings_record_match(*, match: Match) -> None:
         ],
         ignore_conflicts=True,
     )
-    rows = {
-        row.player_id: row
-        for row in PlayerRating.objects.select_for_update().filter(player_id__in=[one, two]).order_by("player_id")
-    }
-    before = {player_id: Rating(row.rating, row.deviation, row.volatility) for player_id, row in rows.items()}
-    games = [RatedGame(one, two, 1.0 if winner == one else 0.0) for winner in winners]
-    after = rate_period(before, games)
-    changes = []
-    for player_id, row in rows.items():
-        new = after[player_id]
-        old = before[player_id]
-        row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
-        row.games += len(games)
-        changes.append(
-            RatingChange(
-                player_id=player_id,
-                match=match,
-                rating_before=old.rating,
-                deviation_before=old.deviation,
-                volatility_before=old.volatility,
-                rating_after=new.rating,
-                deviation_after=new.deviation,
-                volatility_after=new.volatility,
-                games=len(games),
-            )
-        )
+    rows = _lock_ratings([one, two])
+    # Under the locks, one look at the players' changes from this match on: this
+    # match's own (rated already: nothing to do) first, else any later one.
+    first = (
+        RatingChange.objects.filter(player_id__in=[one, two])
+        .filter(from_point(_point(match), prefix="match__"))
+        .order_by(Case(When(match_id=match.pk, then=Value(0)), default=Value(1)))
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    if first == match.pk:
+        return
+    if first is not None:
+        ratings_recompute(match_ids=[match.pk])
+        return
+    winners = tuple(
+        Game.objects.filter(match=match, status=Game.Status.DECIDED, winner__isnull=False)
+        .order_by("number")
+        .values_list("winner_id", flat=True)
+    )
+    start = {player_id: Rating(row.rating, row.deviation, row.volatility) for player_id, row in rows.items()}
+    steps, _ = ratings_replay([RatedMatch(match.pk, (one, two), winners)], start)
+    for step in steps:
+        row = rows[step.player]
+        row.rating, row.deviation, row.volatility = step.after.rating, step.after.deviation, step.after.volatility
+        row.games += step.games
     PlayerRating.objects.bulk_update(list(rows.values()), ["rating", "deviation", "volatility", "games", "updated_at"])
-    RatingChange.objects.bulk_create(changes)
+    RatingChange.objects.bulk_create([_change(step) for step in steps])
+
+
+@transaction.atomic(savepoint=False)
+def ratings_recompute(*, match_ids: Iterable[int] | None = None) -> None:
+    """Replay the ratings from the first of these matches in rating order onward (None: from scratch).
+
+    Every rating change from that point on is dropped and made again from the
+    counting results (a match annulled or turned round since is simply what
+    it now is), starting from each player's last rating before that point;
+    each player's current rating and game count follow. A player left with
+    no counting result has no rating row.
+    """
+    start: RatingPoint | None = None
+    if match_ids is not None:
+        points = list(
+            Match.objects.filter(pk__in=list(match_ids), finished_at__isnull=False).values_list("finished_at", "pk")
+        )
+        if not points:
+            return  # none of them was ever decided: no rating depends on them
+        start = min(points)
+    dropped = (
+        RatingChange.objects.all()
+        if start is None
+        else RatingChange.objects.filter(from_point(start, prefix="match__"))
+    )
+    players = set(dropped.values_list("player_id", flat=True))
+    players |= {player for rated in rated_results(start=start) for player in rated.players}
+    if start is None:
+        players |= set(PlayerRating.objects.values_list("player_id", flat=True))
+    rows = _lock_ratings(players)
+    # Read again under the locks: a result committed meanwhile is replayed too.
+    dropped.delete()
+    results = rated_results(start=start)
+    last: dict[int, Rating] = {}
+    games: dict[int, int] = defaultdict(int)
+    kept = (
+        RatingChange.objects.filter(player_id__in=players)
+        .order_by("player_id", "match__finished_at", "match_id")
+        .values_list("player_id", "rating_after", "deviation_after", "volatility_after", "games")
+    )
+    for player_id, rating, deviation, volatility, count in kept:
+        last[player_id] = Rating(rating, deviation, volatility)
+        games[player_id] += count
+    steps, final = ratings_replay(results, last)
+    for step in steps:
+        games[step.player] += step.games
+    RatingChange.objects.bulk_create([_change(step) for step in steps])
+    updated, created, gone = [], [], []
+    for player_id in sorted(players | final.keys()):
+        rating = final.get(player_id)
+        row = rows.get(player_id)
+        if rating is None:
+            if row is not None:
+                gone.append(player_id)
+            continue
+        values = {
+            "rating": rating.rating,
+            "deviation": rating.deviation,
+            "volatility": rating.volatility,
+            "games": games[player_id],
+        }
+        if row is None:
+            created.append(PlayerRating(player_id=player_id, **values))
+        else:
+            for name, value in values.items():
+                setattr(row, name, value)
+            updated.append(row)
+    PlayerRating.objects.filter(player_id__in=gone).delete()
+    PlayerRating.objects.bulk_update(updated, ["rating", "deviation", "volatility", "games", "updated_at"])
+    PlayerRating.objects.bulk_create(created)

@@ -1,0 +1,260 @@
+"""The records audit: every derived number recomputed from its sources, and each difference named.
+
+The sources are the games' results (with the series rule), the annulments
+kept in the matches' history, each tournament's format run again over its
+results, and the ordered counting results for the ratings. What is derived
+from them and stored, and so checked here:
+
+- a match's status and winner (from its games; annulled only by a correction);
+- a tournament pairing's recorded result (winner, games each, cards left) and
+  that its match is the one being played;
+- a tournament's pairings, status and final places (its format advanced again,
+  in a savepoint rolled back at once: the audit writes nothing);
+- every rating change and every current rating (replayed from scratch).
+
+It sits in the site's app because it reads every app; `manage.py audit_records` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from matches.models import Game, Match, Player, ResultChange
+from matches.series import series_step
+from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
+from tournaments.pairings import match_snapshot
+from tournaments.progress import pairings_advance
+from tournaments.selectors import ratings_from_scratch
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One derived number that does not follow from its sources."""
+
+    record: str
+    field: str
+    stored: object
+    expected: object
+
+    def __str__(self) -> str:
+        return f"{self.record}: {self.field} is {self.stored!r}, expected {self.expected!r}"
+
+
+@dataclass(frozen=True)
+class Audit:
+    differences: list[Difference]
+    checked: dict[str, int]
+
+
+def audit_records() -> Audit:
+    """Recompute every derived number from the sources; nothing is written."""
+    handles = dict(Player.objects.values_list("pk", "handle"))
+    differences: list[Difference] = []
+    checked: dict[str, int] = {}
+    for name, check in (
+        ("matches", _matches),
+        ("pairings", _pairings),
+        ("tournaments", _tournaments),
+        ("rating changes", _ratings),
+    ):
+        count = 0
+        for item in check(handles):
+            if isinstance(item, Difference):
+                differences.append(item)
+            else:
+                count += 1
+        checked[name] = count
+    return Audit(differences, checked)
+
+
+Checked = Iterator["Difference | None"]
+"""A check yields a Difference for each one found and None for each record it checked."""
+
+
+def _handle(handles: dict[int, str], player_id: int | None) -> str | None:
+    return None if player_id is None else handles.get(player_id, f"#{player_id}")
+
+
+def _matches(handles: dict[int, str]) -> Checked:
+    annulled_by_correction = set(
+        ResultChange.objects.filter(kind=ResultChange.Kind.ANNULMENT, game__isnull=True).values_list(
+            "match_id", flat=True
+        )
+    )
+    games: dict[int, list[tuple[int, str, int | None]]] = {}
+    for match_id, number, status, winner_id in Game.objects.order_by("match_id", "number").values_list(
+        "match_id", "number", "status", "winner_id"
+    ):
+        games.setdefault(match_id, []).append((number, status, winner_id))
+    for match in Match.objects.order_by("id"):
+        record = f"match {match.pk} ({_handle(handles, match.player_one_id)} v {_handle(handles, match.player_two_id)})"
+        rows = games.get(match.pk, [])
+        players = (match.player_one_id, match.player_two_id)
+        for number, status, winner_id in rows:
+            if status == Game.Status.DECIDED and winner_id not in players:
+                yield Difference(record, f"game {number} winner", _handle(handles, winner_id), "one of its players")
+            if status != Game.Status.DECIDED and winner_id is not None:
+                yield Difference(record, f"game {number} winner ({status})", _handle(handles, winner_id), None)
+        step = series_step(games=rows, player_ids=players, wins_needed=match.wins_needed)
+        if match.status == Match.Status.ANNULLED or match.pk in annulled_by_correction:
+            # Set aside by a correction: kept as its games left it, counted nowhere.
+            if match.status != Match.Status.ANNULLED:
+                yield Difference(record, "status", match.status, Match.Status.ANNULLED.value)
+            elif match.pk not in annulled_by_correction:
+                yield Difference(record, "status", match.status, "no annulment in its history")
+            if match.winner_id is not None and match.winner_id != step.winner_id:
+                yield Difference(record, "winner", _handle(handles, match.winner_id), _handle(handles, step.winner_id))
+            yield None
+            continue
+        expected_status = Match.Status.FINISHED if step.winner_id is not None else Match.Status.IN_PROGRESS
+        if match.status != expected_status:
+            yield Difference(record, "status", match.status, expected_status.value)
+        if match.winner_id != step.winner_id:
+            yield Difference(record, "winner", _handle(handles, match.winner_id), _handle(handles, step.winner_id))
+        if match.status == Match.Status.FINISHED and match.finished_at is None:
+            yield Difference(record, "finished_at", None, "when it was decided")
+        if expected_status == Match.Status.IN_PROGRESS and step.open_game is not None:
+            yield Difference(record, "open game", None, f"game {step.open_game}")
+        yield None
+
+
+def _pairings(handles: dict[int, str]) -> Checked:
+    pairings = TournamentMatch.objects.filter(match__isnull=False).select_related("match", "tournament").order_by("id")
+    for pairing in pairings:
+        match = pairing.match
+        assert match is not None
+        record = f"{pairing.tournament.name} {pairing.key} (match {match.pk})"
+        if (pairing.player_one_id, pairing.player_two_id) != (match.player_one_id, match.player_two_id):
+            yield Difference(
+                record,
+                "players",
+                [_handle(handles, pairing.player_one_id), _handle(handles, pairing.player_two_id)],
+                [_handle(handles, match.player_one_id), _handle(handles, match.player_two_id)],
+            )
+        if match.status == Match.Status.ANNULLED:
+            yield Difference(record, "match", "annulled", "a match that counts (an annulled one is detached)")
+        elif pairing.status == TournamentMatch.Status.DECIDED:
+            if match.status != Match.Status.FINISHED:
+                yield Difference(record, "status", pairing.status, f"not decided: its match is {match.status}")
+            if pairing.winner_id != match.winner_id:
+                yield Difference(
+                    record, "winner", _handle(handles, pairing.winner_id), _handle(handles, match.winner_id)
+                )
+            stored = (pairing.games_one, pairing.games_two, pairing.cards_left_one, pairing.cards_left_two)
+            expected = match_snapshot(match.pk, pairing.player_one_id, pairing.player_two_id)
+            for field, was, should in zip(
+                ("games_one", "games_two", "cards_left_one", "cards_left_two"), stored, expected, strict=True
+            ):
+                if was != should:
+                    yield Difference(record, field, was, should)
+        elif pairing.status == TournamentMatch.Status.READY:
+            if match.status != Match.Status.IN_PROGRESS:
+                yield Difference(record, "status", pairing.status, f"decided: its match is {match.status}")
+        else:
+            yield Difference(record, "match", match.pk, f"none while {pairing.status}")
+        yield None
+
+
+def _tournament_state(tournament_id: int) -> dict[str, Any]:
+    tournament = Tournament.objects.get(pk=tournament_id)
+    return {
+        "status": tournament.status,
+        "places": {
+            player_id: (place, place_to)
+            for player_id, place, place_to in Entrant.objects.filter(tournament_id=tournament_id).values_list(
+                "player_id", "place", "place_to"
+            )
+        },
+        "pairings": {
+            key: (status, one, two, winner, match_id is not None, source)
+            for key, status, one, two, winner, match_id, source in TournamentMatch.objects.filter(
+                tournament_id=tournament_id
+            ).values_list("key", "status", "player_one_id", "player_two_id", "winner_id", "match_id", "result_source")
+        },
+    }
+
+
+def _tournaments(handles: dict[int, str]) -> Checked:
+    for tournament in Tournament.objects.exclude(status=Tournament.Status.SETUP).order_by("id"):
+        stored = _tournament_state(tournament.pk)
+        # The format run again over the results as they stand, as after a correction
+        # (a finished tournament is reopened first), then undone: the audit writes nothing.
+        with transaction.atomic():
+            if tournament.status == Tournament.Status.FINISHED:
+                tournament.status = Tournament.Status.RUNNING
+                tournament.save(update_fields=["status"])
+                Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
+            pairings_advance(tournament)
+            expected = _tournament_state(tournament.pk)
+            transaction.set_rollback(True)
+        yield from _tournament_differences(tournament.name, stored, expected, handles)
+        yield None
+
+
+def _tournament_differences(
+    name: str, stored: dict[str, Any], expected: dict[str, Any], handles: dict[int, str]
+) -> Iterator[Difference]:
+    if stored["status"] != expected["status"]:
+        yield Difference(name, "status", stored["status"], expected["status"])
+    for player_id in sorted(stored["places"].keys() | expected["places"].keys()):
+        was, should = stored["places"].get(player_id), expected["places"].get(player_id)
+        if was != should:
+            yield Difference(name, f"place of {_handle(handles, player_id)}", was, should)
+    fields = ("status", "player_one", "player_two", "winner", "has a match", "result_source")
+    for key in sorted(stored["pairings"].keys() | expected["pairings"].keys()):
+        was, should = stored["pairings"].get(key), expected["pairings"].get(key)
+        if was is None or should is None:
+            yield Difference(f"{name} {key}", "pairing", was and "present", should and "present")
+            continue
+        for index, field in enumerate(fields):
+            if was[index] != should[index]:
+                show = _handle if field in ("player_one", "player_two", "winner") else (lambda _h, value: value)
+                yield Difference(f"{name} {key}", field, show(handles, was[index]), show(handles, should[index]))
+
+
+def _ratings(handles: dict[int, str]) -> Checked:
+    steps, final = ratings_from_scratch()
+    expected = {(step.player, step.match): step for step in steps}
+    stored = {(change.player_id, change.match_id): change for change in RatingChange.objects.all()}
+    for player_id, match_id in sorted(expected.keys() | stored.keys()):
+        record = f"rating change of {_handle(handles, player_id)} for match {match_id}"
+        step, change = expected.get((player_id, match_id)), stored.get((player_id, match_id))
+        if step is None or change is None:
+            yield Difference(record, "row", change and "present", step and "present")
+            continue
+        pairs = (
+            ("rating_before", change.rating_before, step.before.rating),
+            ("deviation_before", change.deviation_before, step.before.deviation),
+            ("volatility_before", change.volatility_before, step.before.volatility),
+            ("rating_after", change.rating_after, step.after.rating),
+            ("deviation_after", change.deviation_after, step.after.deviation),
+            ("volatility_after", change.volatility_after, step.after.volatility),
+            ("games", change.games, step.games),
+        )
+        for field, was, should in pairs:
+            if was != should:  # exactly: the same results in the same order give the same floats
+                yield Difference(record, field, was, should)
+        yield None
+    games: dict[int, int] = {}
+    for step in steps:
+        games[step.player] = games.get(step.player, 0) + step.games
+    rows = {row.player_id: row for row in PlayerRating.objects.all()}
+    for player_id in sorted(final.keys() | rows.keys()):
+        record = f"rating of {_handle(handles, player_id)}"
+        rating, row = final.get(player_id), rows.get(player_id)
+        if rating is None or row is None:
+            yield Difference(record, "row", row and "present", rating and "present")
+            continue
+        for field, was, should in (
+            ("rating", row.rating, rating.rating),
+            ("deviation", row.deviation, rating.deviation),
+            ("volatility", row.volatility, rating.volatility),
+            ("games", row.games, games[player_id]),
+        ):
+            if was != should:
+                yield Difference(record, field, was, should)
+        yield None
