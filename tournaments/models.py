@@ -40,6 +40,9 @@ class Tournament(models.Model):
         FINISHED = "finished", "Finished"
 
     name = models.CharField(max_length=120)
+    # What the public page says of the event, and when play is due to begin (both optional).
+    description = models.TextField(blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
     format = models.CharField(max_length=24, choices=format_choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     # Every pairing becomes a matches.Match with this series and ruleset (as Match stores them).
@@ -69,6 +72,10 @@ class Tournament(models.Model):
         max_length=10, choices=Match.Confirmation.choices, default=Match.Confirmation.OPPONENT
     )
     confirm_within = models.PositiveIntegerField(null=True, blank=True, default=900)
+    # Before the start: players may register themselves (an organiser approves each),
+    # and, once check-in opens, entrants who have not checked in are dropped at the start.
+    registration_open = models.BooleanField(default=False)
+    checkin_open = models.BooleanField(default=False)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -96,6 +103,8 @@ class Entrant(models.Model):
     # Set when the tournament finishes: places `place`..`place_to` are shared.
     place = models.PositiveIntegerField(null=True, blank=True)
     place_to = models.PositiveIntegerField(null=True, blank=True)
+    # When the player checked in (or an organiser checked them in); read only while check-in is open.
+    checked_in_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "seed"]
@@ -162,6 +171,9 @@ class TournamentMatch(models.Model):
     cards_left_one = models.PositiveIntegerField(default=0)
     cards_left_two = models.PositiveIntegerField(default=0)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Called to a table: when an organiser marked it underway, and where ("Table 3"), if they said.
+    underway_at = models.DateTimeField(null=True, blank=True)
+    station = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "id"]
@@ -173,6 +185,33 @@ class TournamentMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}:{self.key}"
+
+
+class Registration(models.Model):
+    """A player asking to enter a tournament with open registration; an organiser approves (an entrant) or declines."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for approval"
+        APPROVED = "approved", "Approved"
+        DECLINED = "declined", "Declined"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="registration_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} asks to enter {self.tournament_id} ({self.status})"
 
 
 class CorrectionRecord(models.Model):
