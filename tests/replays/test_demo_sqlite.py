@@ -41,4 +41,5 @@ def test_demo_steps_on_sqlite(tmp_path):
     assert "'pending': 0" in seeded
     assert "'rejected': 0" not in seeded
     assert "already there" in manage("seed_demo", database=database)
+    assert "No differences" in manage("audit_records", database=database)
     assert "0 verdicts changed" in manage("reverify", "--all", "--force", database=database)

@@ -242,7 +242,7 @@ def test_seed_demo_is_idempotent():
 @pytest.mark.django_db
 def test_seed_demo_runs_tournaments_through_the_services():
     """The site's first page needs a finished bracket, finished standings and an event in progress."""
-    from tournaments.models import Tournament, TournamentMatch
+    from tournaments.models import CorrectionRecord, Tournament, TournamentMatch
 
     call_command("seed_demo", stdout=StringIO())
     statuses = dict(Tournament.objects.values_list("format", "status"))
@@ -252,6 +252,23 @@ def test_seed_demo_runs_tournaments_through_the_services():
         Tournament.Format.DOUBLE_ELIMINATION: Tournament.Status.RUNNING,
     }
     decided = TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False)
-    # Every decided pairing was decided by verified logs, not set by hand.
+    # Every decided pairing was decided by verified logs (or a player's verified log that
+    # stood unconfirmed, or the one recorded correction), never set by hand.
+    corrected = set(CorrectionRecord.objects.values_list("tournament_id", "key"))
+    assert len(corrected) == 1
     for pairing in decided.select_related("match"):
-        assert pairing.match.games.filter(decided_by=Game.DecidedBy.LOG).exists(), pairing.key
+        provenance = set(pairing.match.games.filter(status=Game.Status.DECIDED).values_list("decided_by", flat=True))
+        if (pairing.tournament_id, pairing.key) in corrected:
+            assert provenance == {Game.DecidedBy.CORRECTION}, pairing.key
+        else:
+            assert provenance <= {Game.DecidedBy.LOG, Game.DecidedBy.LAPSE}, pairing.key
+            assert pairing.match.games.filter(logs__status=MatchLog.Status.VERIFIED).exists(), pairing.key
+    # What the demo shows of results that need the other side, and of corrections.
+    assert Game.objects.filter(status=Game.Status.AWAITING_CONFIRMATION).exists()
+    assert Game.objects.filter(status=Game.Status.DISPUTED).exists()
+    assert Game.objects.filter(decided_by=Game.DecidedBy.LAPSE).exists()
+    assert Match.objects.filter(status=Match.Status.ANNULLED).exists()
+    # And every derived number follows from its sources.
+    out = StringIO()
+    call_command("audit_records", stdout=out)
+    assert "No differences" in out.getvalue()

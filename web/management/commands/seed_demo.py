@@ -1,11 +1,17 @@
 """`manage.py seed_demo`: an organiser, players, and matches with verified simulator logs.
 
-Idempotent: a second run finds everything in place and adds nothing.
+The data shows every way a result comes about: verified logs, a correction
+(with the matches it annulled, played again), a result that stood when its
+confirmation window ran out (a lapse), results awaiting the opponent's
+confirmation, and a dispute for an organiser. `manage.py audit_records` finds
+nothing to say about it. Idempotent: a second run finds everything in place
+and adds nothing.
 """
 
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import orjson
@@ -14,12 +20,20 @@ from django.core.management.base import BaseCommand
 
 from matches.models import Game, Match, Player
 from matches.selectors import player_get
-from matches.services import match_create, organiser_grant, player_create
+from matches.services import (
+    game_confirm,
+    game_dispute_claim,
+    game_report_result,
+    games_lapse,
+    match_create,
+    organiser_grant,
+    player_create,
+)
 from replays.engine import simulate, verify_document
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
 from tournaments.models import Tournament, TournamentMatch
-from tournaments.services import entrant_add, tournament_create, tournament_start
+from tournaments.services import entrant_add, pairing_correct, tournament_create, tournament_start
 
 ADMIN = ("admin", "admin")
 PLAYER_PASSWORD = "speed"  # noqa: S105 - demo data, printed for the person running the demo
@@ -66,6 +80,7 @@ def _rejected_game(ruleset: str, names: list[str], start: int) -> dict[str, Any]
 # (name, format, options, entrants in seed order, matches to play: None plays to the end)
 TOURNAMENTS: list[tuple[str, str, dict[str, Any], list[str], int | None]] = [
     (
+        # Corrected once finished (CORRECTION), then its annulled matches played again.
         "Spring Cup",
         Tournament.Format.SINGLE_ELIMINATION,
         {"best_of": 3, "ruleset": "speed", "third_place": True},
@@ -92,6 +107,14 @@ TOURNAMENTS: list[tuple[str, str, dict[str, Any], list[str], int | None]] = [
         3,
     ),
 ]
+# The finished bracket's first-round result the organiser corrects (dev v emma), and why.
+CORRECTION = (
+    "Spring Cup",
+    "R1-2",
+    "The score sheets of tables 1 and 2 were swapped; the sheet signed by both says so.",
+)
+# The event still running, where players' own logs wait for the other side.
+CONFIRMING = "Winter Open"
 
 
 class Command(BaseCommand):
@@ -113,7 +136,7 @@ class Command(BaseCommand):
                 admin, handles=handles, ruleset=ruleset, series=series, outcomes=outcomes, seed_base=number * 100
             )
         for number, (name, format, tournament_options, entrants, limit) in enumerate(TOURNAMENTS):
-            self._run_tournament(
+            tournament = self._run_tournament(
                 admin,
                 name=name,
                 format=format,
@@ -122,6 +145,11 @@ class Command(BaseCommand):
                 limit=limit,
                 seed=number,
             )
+            if name == CORRECTION[0]:
+                self._correct(admin, tournament, seed=number)
+            if name == CONFIRMING:
+                self._confirmations(tournament, seed=number)
+        self._dispute(seed=9000)
         counts = {status: MatchLog.objects.filter(status=status).count() for status in MatchLog.Status.values}
         self.stdout.write(
             self.style.SUCCESS(
@@ -149,18 +177,23 @@ class Command(BaseCommand):
         entrants: list[str],
         limit: int | None,
         seed: int,
-    ) -> None:
-        """Create, fill and start a tournament, then play its ready matches with simulated logs.
-
-        Each decided match advances the tournament through the services, as a
-        verified log from a player would; `limit` stops after that many matches.
-        """
+    ) -> Tournament:
+        """Create, fill and start a tournament, then play its ready matches with simulated logs."""
         tournament = tournament_create(name=name, format=format, user=admin, **options)
         for number, handle in enumerate(entrants, start=1):
             entrant_add(tournament_id=tournament.pk, handle=handle, user=admin, seed=number)
         tournament_start(tournament_id=tournament.pk, user=admin)
-        rng = random.Random(seed)
-        played = 0
+        self._play_ready(admin, tournament, limit=limit, seed=seed)
+        return tournament
+
+    def _play_ready(self, admin: Any, tournament: Tournament, *, limit: int | None, seed: int, first: int = 0) -> None:
+        """Play the tournament's ready matches with the organiser's verified logs, in bracket order.
+
+        Each decided match advances the tournament through the services, as a
+        verified log would; `limit` stops after that many matches.
+        """
+        rng = random.Random(seed + first * 1000)
+        played = first
         while limit is None or played < limit:
             pairing = (
                 TournamentMatch.objects.filter(
@@ -188,6 +221,71 @@ class Command(BaseCommand):
                 seed_base=10_000 + seed * 1000 + played * 37,
             )
             played += 1
+
+    def _correct(self, admin: Any, tournament: Tournament, *, seed: int) -> None:
+        """The organiser corrects a first-round result of the finished bracket; the matches it set aside are replayed.
+
+        The corrected match itself changes (its games say `correction`), the
+        later matches its old winner played are annulled (kept, counted
+        nowhere), the ratings are replayed, and the tournament reopens until
+        the reset pairings are played again.
+        """
+        _, key, reason = CORRECTION
+        pairing = TournamentMatch.objects.select_related("player_one", "player_two").get(tournament=tournament, key=key)
+        loser = pairing.player_two if pairing.winner_id == pairing.player_one_id else pairing.player_one
+        assert loser is not None
+        pairing_correct(
+            tournament_id=tournament.pk, key=key, winner=loser.handle, user=admin, reason=reason, confirm=True
+        )
+        self._play_ready(admin, tournament, limit=None, seed=seed, first=100)
+
+    def _confirmations(self, tournament: Tournament, *, seed: int) -> None:
+        """Players' own logs in the running event: one stood when its window ran out, one awaits the opponent.
+
+        One side's verified log is that side's word: the game waits for the
+        other side. The first such claim is left unanswered until its window
+        closes (`games_lapse`, as the beat schedule runs it) and stands; the
+        next one is left waiting for the opponent.
+        """
+        for step in range(2):
+            pairing = (
+                TournamentMatch.objects.filter(
+                    tournament=tournament, status=TournamentMatch.Status.READY, match__isnull=False
+                )
+                .select_related("match__player_one", "match__player_two")
+                .order_by("round", "position")
+                .first()
+            )
+            if pairing is None or pairing.match is None:
+                return
+            match = pairing.match
+            game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
+            if game is None:
+                return
+            names = [match.player_one.handle, match.player_two.handle]
+            document = _won_game(tournament.ruleset_name or "speed", names, step % 2, 20_000 + seed * 1000 + step * 10)
+            log, _ = log_submit(game_id=game.pk, data=orjson.dumps(document), user=match.player_one.user)
+            log_verify(log_id=log.pk)
+            game.refresh_from_db()
+            if step == 0 and game.confirm_by is not None:
+                games_lapse(now=game.confirm_by + timedelta(seconds=1))  # a second after its window closed
+
+    def _dispute(self, *, seed: int) -> None:
+        """A match on its own: a log confirmed by the opponent, then a reported result the other player disputes."""
+        gina, hugo = (player_get(handle=handle) for handle in ("gina", "hugo"))
+        assert gina is not None and hugo is not None
+        match = match_create(players=["gina", "hugo"], ruleset="speed", best_of=3, created_by=gina.user)
+        first = Game.objects.get(match=match, number=1)
+        log, _ = log_submit(
+            game_id=first.pk, data=orjson.dumps(_won_game("speed", ["gina", "hugo"], 0, seed)), user=gina.user
+        )
+        log_verify(log_id=log.pk)
+        game_confirm(game=first, user=hugo.user)
+        second = Game.objects.get(match=match, number=2)
+        game_report_result(game=second, user=hugo.user, winner="hugo")
+        game_dispute_claim(
+            game=second, user=gina.user, reason="I won game 2 by four cards; hugo reported the game we played before."
+        )
 
     def _play(
         self,
