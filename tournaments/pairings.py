@@ -150,13 +150,13 @@ def bracket_sync(
 
 
 def match_snapshot(match_id: int, player_one_id: int | None, player_two_id: int | None) -> tuple[int, int, int, int]:
-    """What a pairing records of its decided match: games each player won, and cards each still held
-    when the games they lost ended.
+    """What a pairing records of its decided match: games won, and cards held at the end of games lost.
 
-    The cards come from the verdicts stored with the verified logs (the
-    engine's final counts per seat), never from running the engine again, and
-    only from a log that names the game's winner: a game whose result was
-    corrected against its log counts no cards, like a game without a log.
+    Returns (games won by one, by two, cards one held, cards two held). The
+    cards come from the verdicts stored with the verified logs (the engine's
+    final counts per seat), never from running the engine again, and only from
+    a log that names the game's winner: a game whose result was corrected
+    against its log counts no cards, like a game without a log.
     """
     games = list(Game.objects.filter(match_id=match_id, status=Game.Status.DECIDED).values_list("pk", "winner_id"))
     winners = dict(games)

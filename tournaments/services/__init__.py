@@ -4,7 +4,7 @@
 - `entrants`: `entrant_add`, `entrant_remove`
 - `advancement`: `tournament_match_decided` (a decided match advances its tournament)
 - `corrections`: `pairing_correct`
-- `ratings`: `ratings_record_match`
+- `ratings`: `ratings_record_match`, `ratings_recompute` (ratings replayed from the ordered results)
 
 Each service that touches a running tournament locks its row first
 (`common.tournament_lock`). What an organiser can fix in a format or a
@@ -16,13 +16,14 @@ from .advancement import tournament_match_decided
 from .corrections import pairing_correct
 from .entrants import MAX_ENTRANTS, entrant_add, entrant_remove
 from .lifecycle import tournament_create, tournament_start
-from .ratings import ratings_record_match
+from .ratings import ratings_recompute, ratings_record_match
 
 __all__ = [
     "MAX_ENTRANTS",
     "entrant_add",
     "entrant_remove",
     "pairing_correct",
+    "ratings_recompute",
     "ratings_record_match",
     "tournament_create",
     "tournament_match_decided",
