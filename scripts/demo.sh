@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up and serve Speed with demo data on the embedded default: SQLite, logs
-# verified in-process. Open http://127.0.0.1:8000/ (organiser login: admin / admin).
+# verified in-process. Open http://127.0.0.1:8000/ (organiser login: admin / speed-organiser; players: <handle> / speed-player).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh

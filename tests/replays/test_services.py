@@ -226,7 +226,7 @@ def test_seed_demo_is_idempotent():
     call_command("seed_demo", stdout=StringIO())
     assert (Player.objects.count(), Match.objects.count(), Game.objects.count(), MatchLog.objects.count()) == counts
     admin = get_user_model().objects.get(username="admin")
-    assert admin.check_password("admin")
+    assert admin.check_password("speed-organiser")
     assert admin.is_superuser
     assert user_is_organiser(user=admin)
     assert counts[0] >= 4

@@ -35,8 +35,10 @@ from replays.services import log_submit, log_verify
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.services import entrant_add, pairing_correct, tournament_create, tournament_start
 
-ADMIN = ("admin", "admin")
-PLAYER_PASSWORD = "speed"  # noqa: S105 - demo data, printed for the person running the demo
+# Demo logins, printed for the person running the demo and in the README; both pass
+# Django's password validators (AUTH_PASSWORD_VALIDATORS).
+ADMIN = ("admin", "speed-organiser")
+PLAYER_PASSWORD = "speed-player"  # noqa: S105 - demo data, printed for the person running the demo
 PLAYERS = [
     ("alice", "Alice Moreau"),
     ("ben", "Ben Okafor"),
@@ -119,7 +121,7 @@ CONFIRMING = "Winter Open"
 
 class Command(BaseCommand):
     help = (
-        "Create demo data: superuser admin/admin (an organiser), players, matches with verified logs, "
+        "Create demo data: superuser admin / speed-organiser (an organiser), players, matches with verified logs, "
         "and tournaments (a finished bracket, a finished Swiss, a double elimination in progress)."
     )
 
@@ -154,7 +156,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Seeded {Player.objects.count()} players, {Match.objects.count()} matches, "
-                f"logs: {counts}. Log in as admin / admin (players: <handle> / {PLAYER_PASSWORD})."
+                f"logs: {counts}. Log in as {ADMIN[0]} / {ADMIN[1]} (players: <handle> / {PLAYER_PASSWORD})."
             )
         )
 
