@@ -57,9 +57,7 @@ def test_a_players_log_awaiting_confirmation() -> None:
     # verdict, the claim and its history row (one more).
     with exactly(8):
         log_verify(log_id=log.pk)
-    assert list(match.games.values_list("number", "status", "claimed_winner")) == [
-        (1, "awaiting_confirmation", one.pk)
-    ]
+    assert list(match.games.values_list("number", "status", "claimed_winner")) == [(1, "awaiting_confirmation", one.pk)]
 
 
 def test_a_game_decided_while_the_match_goes_on(organiser) -> None:
