@@ -121,6 +121,12 @@ _CARDS_LEFT = MatchLog._meta.get_field("cards_left")
 _CHANGE_INSERT = _insert_statement(ResultChange)
 
 
+def _when(value: Any) -> Any:
+    """A datetime as the ORM itself would write it (on SQLite: the same text form, so
+    comparisons and ordering agree with what the ORM stored)."""
+    return connection.ops.adapt_datetimefield_value(value)
+
+
 def _insert(instance: Any, statement: tuple[list[Any], str]) -> None:
     """Insert a new row with the values the model itself would save (its defaults included)."""
     fields, sql = statement
@@ -188,7 +194,7 @@ def log_write_verdict(log: MatchLog) -> None:
                 log.winner_id,
                 _CARDS_LEFT.get_db_prep_save(log.cards_left, connection),
                 log.engine_version,
-                log.verified_at,
+                _when(log.verified_at),
                 log.pk,
             ],
         )
@@ -208,11 +214,11 @@ def game_write(game: Game, *, change: ResultChange, open_game: int | None = None
                 game.status,
                 game.winner_id,
                 game.decided_by,
-                game.decided_at,
+                _when(game.decided_at),
                 game.claimed_winner_id,
                 game.claimed_by_id,
                 game.claim_source,
-                game.confirm_by,
+                _when(game.confirm_by),
                 game.pk,
             ],
         )

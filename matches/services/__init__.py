@@ -25,6 +25,7 @@ from .games import (
     game_set_result,
     game_state,
     games_lapse,
+    require_match_live,
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create
@@ -54,6 +55,7 @@ __all__ = [
     "match_finish",
     "organiser_grant",
     "player_create",
+    "require_match_live",
     "ruleset_resolve",
     "series_resolve",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from speedsite.errors import Invalid, NotAllowed
+from speedsite.errors import Conflict, Invalid, NotAllowed
 
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
@@ -223,6 +223,18 @@ def game_apply_evidence(
     # Decided by its logs before: a re-verification that no longer agrees puts it before an organiser.
     agrees = outcome.verdict is OutcomeKind.DECIDED and outcome.winner == game.winner_id
     if game.decided_by == Game.DecidedBy.LOG and game.is_settled and not agrees:
+        if match.status != Match.Status.IN_PROGRESS:
+            # The match is over (or annulled): its result stands until an organiser corrects
+            # it, but the disagreement is kept where the organiser will see it.
+            game_record_change(
+                game=game,
+                kind=ResultChange.Kind.DISPUTE,
+                before=game_state(game),
+                made_by=made_by,
+                reason="Its verified logs no longer agree; the match is over, so an organiser must correct it.",
+                source=source,
+            )
+            return game
         return game_dispute(game=game, made_by=made_by, reason="Its verified logs no longer agree.")
     return game
 
@@ -258,6 +270,12 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
     )
 
 
+def require_match_live(match: Match) -> None:
+    """An annulled match takes no more results: a correction set it aside."""
+    if match.status == Match.Status.ANNULLED:
+        raise Conflict(f"Match {match.pk} was annulled by a tournament correction; its games take no more results.")
+
+
 def _require_player(match: Match, user: AnyUser, doing: str) -> Player:
     me = user_player(user=user)
     if me is None or me.pk not in (match.player_one_id, match.player_two_id):
@@ -269,6 +287,7 @@ def _require_player(match: Match, user: AnyUser, doing: str) -> Player:
 def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
     """A player reports who won: one report is a claim for the opponent to confirm; two that agree decide."""
     game = game_lock(game_id=game.pk)
+    require_match_live(game.match)
     match = game.match
     me = _require_player(match, user, "report its results")
     if game.status not in _OPEN_FOR_EVIDENCE:
@@ -288,6 +307,7 @@ def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
 def game_confirm(*, game: Game, user: AnyUser) -> Game:
     """The opponent of the claiming side (or an organiser) confirms the claimed result: it decides the game."""
     game = game_lock(game_id=game.pk)
+    require_match_live(game.match)
     match = game.match
     if game.status != Game.Status.AWAITING_CONFIRMATION:
         raise Invalid(f"Game {game.number} is {game.get_status_display().lower()}; there is no result to confirm.")
@@ -309,6 +329,7 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
 def game_dispute_claim(*, game: Game, user: AnyUser, reason: str) -> Game:
     """Either player disputes a result awaiting confirmation, saying why; an organiser settles it."""
     game = game_lock(game_id=game.pk)
+    require_match_live(game.match)
     _require_player(game.match, user, "dispute its results")
     reason = reason.strip()
     if not reason:
@@ -329,6 +350,7 @@ def game_set_result(*, game: Game, user: AnyUser, winner: str | None, reason: st
     if not user_is_organiser(user=user):
         raise NotAllowed("Only organisers can set a game's result.")
     game = game_lock(game_id=game.pk)
+    require_match_live(game.match)
     if game.status not in (*_OPEN_FOR_EVIDENCE, Game.Status.DISPUTED):
         raise Invalid(
             f"Game {game.number} is already {game.get_status_display().lower()}; "

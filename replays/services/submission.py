@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 
 from matches.models import Game, Match
 from matches.selectors import user_is_organiser, user_player
-from matches.services import AnyUser, game_lock
+from matches.services import AnyUser, game_lock, require_match_live
 from replays.engine import LogError, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed, NotFound, TooLarge
 
@@ -114,6 +114,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
             "send the speed-log/1 log object itself."
         )
+    require_match_live(match)
     if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
         raise Invalid(

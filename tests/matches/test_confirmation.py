@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from matches.evidence import ORGANISER, Claim, OutcomeKind, Source, game_outcome
 from matches.models import Game, Match, ResultChange
-from matches.services import games_lapse, match_create
+from matches.services import games_lapse, match_annul, match_create
 from tests.factories import body, make_match, make_players, won_log
 from tournaments.models import RatingChange
 
@@ -197,3 +197,17 @@ def test_reports_from_one_side_wait_for_the_other(client_for, alice, ben):
     response = client_for(one.user).post(f"/api/games/{game.pk}/report/", {"winner": one.handle}, format="json")
     assert response.json()["status"] == "awaiting_confirmation"
     assert client_for(two.user).post(f"/api/games/{game.pk}/confirm/").json()["decided_by"] == "players"
+
+
+class TestAnnulled:
+    def test_an_annulled_match_takes_no_more_results(self, client_for, organiser, alice, ben, capture):
+        match = make_match(alice, ben, best_of=3)
+        game = match.games.get()
+        match_annul(match_id=match.pk, correction_id=1, made_by=organiser, reason="set aside")
+        log = post_log(client_for(alice.user), game, won_log("speed", ["alice", "ben"]), capture)
+        assert log.status_code == 409 and "annulled" in log.json()["message"]
+        report = client_for(alice.user).post(f"/api/games/{game.pk}/report/", {"winner": "alice"}, format="json")
+        assert report.status_code == 409
+        settle = client_for(organiser).post(f"/api/games/{game.pk}/result/", {"winner": "alice"}, format="json")
+        assert settle.status_code == 409
+        assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, connections, transaction
 
-from matches.models import Game, Match, Player
+from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import user_is_organiser
 from matches.services import game_lock
 from replays.engine import ENGINE_VERSION
@@ -272,3 +272,23 @@ def test_seed_demo_runs_tournaments_through_the_services():
     out = StringIO()
     call_command("audit_records", stdout=out)
     assert "No differences" in out.getvalue()
+
+
+def test_a_reverified_log_that_disagrees_after_the_match_ended_is_flagged_not_rewritten(alice, ben):
+    """The match is over: its result stands until an organiser corrects it, and the history says why."""
+    match = make_match(alice, ben, best_of=1)
+    game = match.games.get()
+    log = submit(game, won_log("speed", ["alice", "ben"], winner_seat=0))
+    log_verify(log_id=log.pk)
+    match.refresh_from_db()
+    assert (match.status, match.winner) == (Match.Status.FINISHED, alice)
+    # An older engine had judged it for ben; the re-verification reads alice.
+    MatchLog.objects.filter(pk=log.pk).update(engine_version="0.9", winner=ben, winner_seat=1)
+    Game.objects.filter(pk=game.pk).update(winner=ben)
+    Match.objects.filter(pk=match.pk).update(winner=ben)
+    log_verify(log_id=log.pk)
+    game.refresh_from_db()
+    match.refresh_from_db()
+    assert (game.status, game.winner, match.status, match.winner) == ("decided", ben, "finished", ben)
+    flagged = ResultChange.objects.filter(match=match, kind="dispute").get()
+    assert "organiser must correct" in flagged.reason
