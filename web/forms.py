@@ -6,10 +6,13 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
 from django.db.models import QuerySet
 
 from matches.models import Game
-from tournaments.formats import format_choices
+from tournaments.formats import FORMATS, format_choices
+
+from .site_selectors import games_grouped
 
 
 class GameChoiceField(forms.ModelChoiceField):
@@ -39,6 +42,10 @@ class LogSubmitForm(forms.Form):
     def __init__(self, *args: Any, games: QuerySet[Game], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].queryset = games
+        # Grouped by tournament, round and ruleset, each game named in words.
+        self.fields["game"].choices = [
+            (group.label, [(game.pk, label) for game, label in group.games]) for group in games_grouped(games=games)
+        ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -70,10 +77,31 @@ def _metric_choices() -> list[tuple[str, str]]:
     return [("", "—")] + [(key, metric_for(key).label) for key in sorted(METRICS)]
 
 
+#: What the new-tournament form says of each format.
+FORMAT_DESCRIPTIONS = {
+    "single_elimination": "A knockout bracket: lose once and you are out. Byes fill the bracket up to a power of two.",
+    "double_elimination": "Two brackets: a first loss sends a player to the losers' bracket, a second one out. "
+    "The winners' and losers' champions meet in the grand final.",
+    "round_robin": "Everyone plays everyone (Berger tables); the table decides, by the tie-breaks below.",
+    "swiss": "A set number of rounds; each round pairs players with the same score who have not met yet.",
+    "winner_stays_on": "The winner keeps the table and the loser joins the back of the queue.",
+    "groups_playoffs": "Round-robin groups, then the best of each group play a knockout bracket.",
+}
+
+
 class TournamentForm(forms.Form):
     """A new tournament; `tournaments.services.tournament_create` checks the combination."""
 
     name = forms.CharField(max_length=120)
+    description = forms.CharField(
+        required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}), help_text="Shown on its public page."
+    )
+    starts_at = forms.DateTimeField(
+        required=False,
+        label="Starts at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
     format = forms.ChoiceField(choices=format_choices)
     series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
     series_length = forms.IntegerField(min_value=1, max_value=99, initial=3, label="Games")
@@ -98,11 +126,40 @@ class TournamentForm(forms.Form):
         required=False, min_value=1, initial=2, label="Advance per group", help_text="To the playoff."
     )
 
+    #: The options every format reads, shown whatever the format is.
+    OPTION_FIELDS = (
+        "seeding",
+        "rng_seed",
+        "third_place",
+        "grand_final_reset",
+        "double_round_robin",
+        "swiss_rounds",
+        "max_matches",
+        "group_count",
+        "advance_per_group",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each option names the formats that read it; the page shows only the chosen format's (static/js/forms.js).
+        for name in self.OPTION_FIELDS:
+            used_by = [key for key, fmt in FORMATS.items() if name in fmt.options]
+            self.fields[name].widget.attrs["data-formats"] = " ".join(used_by)
+        self.fields["format"].widget.attrs["data-role"] = "format"
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.OPTION_FIELDS]
+
+    def format_descriptions(self) -> list[tuple[str, str]]:
+        return [(key, FORMAT_DESCRIPTIONS.get(key, "")) for key in FORMATS]
+
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         tie_breaks = [data[f"tie_break_{n}"] for n in range(1, 5) if data.get(f"tie_break_{n}")]
         return {
             "name": data["name"],
+            "description": data["description"],
+            "starts_at": data["starts_at"],
             "format": data["format"],
             data["series"]: data["series_length"],
             "ruleset": data["ruleset"],
@@ -121,7 +178,85 @@ class TournamentForm(forms.Form):
 
 class EntrantForm(forms.Form):
     handle = forms.CharField(max_length=40, label="Player handle")
+    display_name = forms.CharField(
+        max_length=100, required=False, label="Name", help_text="For a new player: created without a login."
+    )
     seed = forms.IntegerField(required=False, min_value=1, help_text="Empty: after the last seed.")
+
+
+class BulkEntrantsForm(forms.Form):
+    players = forms.CharField(
+        label="Players in seed order",
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "placeholder": "alice, Alice Archer\nben"}),
+        help_text="One a line: a handle, or a handle, a comma and a name. New handles become players without a login.",
+    )
+
+
+class ReseedForm(forms.Form):
+    order = forms.CharField(
+        label="Seed order",
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
+        help_text="Every entrant's handle, one a line, the first is seed 1.",
+    )
+
+
+class SignupForm(forms.Form):
+    """Self sign-up: a handle (the login), a display name and a password Django's validators accept."""
+
+    handle = forms.CharField(max_length=40, help_text="Letters, digits, '_', '.' or '-'; you log in with it.")
+    display_name = forms.CharField(max_length=100, label="Your name")
+    password1 = forms.CharField(
+        label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+    password2 = forms.CharField(
+        label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        one, two = cleaned.get("password1"), cleaned.get("password2")
+        if one and two and one != two:
+            self.add_error("password2", "The two passwords differ.")
+        elif one:
+            user = get_user_model()(username=cleaned.get("handle", ""))
+            user.first_name = cleaned.get("display_name", "")
+            try:
+                password_validation.validate_password(one, user)
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return cleaned
+
+
+class GameResultForm(forms.Form):
+    """An organiser's result for one game: a player, or void; with a reason for the history."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Result")
+    reason = forms.CharField(
+        max_length=2000, label="Reason", widget=forms.TextInput(attrs={"placeholder": "e.g. reported at the table"})
+    )
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [(handle, f"{handle} won") for handle in players] + [("void", "Void")]
+
+
+class MatchScoreForm(forms.Form):
+    """An organiser's final score of a match; the open games are set to reach it."""
+
+    games_one = forms.IntegerField(min_value=0, max_value=99)
+    games_two = forms.IntegerField(min_value=0, max_value=99)
+    reason = forms.CharField(
+        max_length=2000, label="Reason", widget=forms.TextInput(attrs={"placeholder": "e.g. score sheet from table 3"})
+    )
+
+
+class CallForm(forms.Form):
+    station = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Station or table",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. Table 2"}),
+    )
 
 
 class CorrectionForm(forms.Form):

@@ -1,4 +1,5 @@
-"""Organiser pages: create a tournament, enter and seed players, start it, correct a result.
+"""Organiser pages: create a tournament, enter, register, check in and seed players, start it, call matches,
+enter results, correct a result.
 
 Each view checks the form, calls one `tournaments.services` function (which
 checks permissions again) and redirects; expected failures come back as the
@@ -18,14 +19,40 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from matches.selectors import player_list, user_is_organiser
-from speedsite.errors import ApplicationError
+from matches.selectors import match_get, player_get, player_list, user_is_organiser
+from matches.services import game_set_result
+from speedsite.errors import ApplicationError, Invalid
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
-from tournaments.services import entrant_add, entrant_remove, pairing_correct, tournament_create, tournament_start
+from tournaments.services import entrant_remove, pairing_correct
+from tournaments.services.registration import (
+    bulk_lines_parse,
+    entrant_check_in,
+    entrant_enter_new,
+    entrants_add_bulk,
+    entrants_reseed,
+    registration_decide,
+    tournament_checkin_set,
+    tournament_create_described,
+    tournament_registration_set,
+    tournament_start_checked,
+)
+from tournaments.services.running import match_score_enter, pairing_call
 
 from . import selectors
-from .forms import CorrectionForm, EntrantForm, TournamentForm
+from .accounts import claim_url
+from .forms import (
+    BulkEntrantsForm,
+    CallForm,
+    CorrectionForm,
+    EntrantForm,
+    GameResultForm,
+    MatchScoreForm,
+    ReseedForm,
+    TournamentForm,
+)
+from .names import pairing_names
+from .site_selectors import players_without_login, registrations_pending
 
 View = Callable[..., HttpResponse]
 
@@ -62,7 +89,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = tournament_create(user=request.user, **form.service_kwargs())
+            tournament = tournament_create_described(user=request.user, **form.service_kwargs())
         except ApplicationError as exc:
             form.add_error(None, exc.message)
         else:
@@ -71,47 +98,198 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, "web/organise/tournament_new.html", {"form": form})
 
 
+def _manage_action(request: HttpRequest, tournament: Tournament, action: str) -> str | None:
+    """Carry out one of the manage page's buttons; returns the message to show, or None for an unknown action."""
+    post, user, tid = request.POST, request.user, tournament.pk
+    if action == "remove":
+        entrant_remove(tournament_id=tid, handle=post.get("handle", ""), user=user)
+        return f"{post.get('handle')} withdrawn."
+    if action in ("registration_open", "registration_close"):
+        tournament_registration_set(tournament_id=tid, user=user, open=action == "registration_open")
+        return (
+            "Registration is open: players can register from the tournament's page."
+            if action == "registration_open"
+            else "Registration is closed."
+        )
+    if action in ("checkin_open", "checkin_close"):
+        tournament_checkin_set(tournament_id=tid, user=user, open=action == "checkin_open")
+        return (
+            "Check-in is open: entrants not checked in are dropped at the start."
+            if action == "checkin_open"
+            else "Check-in is closed."
+        )
+    if action in ("approve", "decline"):
+        registration = registration_decide(
+            registration_id=_int(post.get("registration")), user=user, approve=action == "approve"
+        )
+        return f"{registration.player.handle} {'entered' if action == 'approve' else 'declined'}."
+    if action in ("check_in", "check_out"):
+        entrant = entrant_check_in(
+            tournament_id=tid, user=user, handle=post.get("handle", ""), present=action == "check_in"
+        )
+        return f"{entrant.player.handle} {'checked in' if action == 'check_in' else 'no longer checked in'}."
+    if action == "call":
+        pairing = pairing_call(tournament_id=tid, key=post.get("key", ""), user=user, station=post.get("station", ""))
+        return f"{pairing.player_one.handle} v {pairing.player_two.handle} is underway{f' at {pairing.station}' if pairing.station else ''}."
+    if action == "uncall":
+        pairing_call(tournament_id=tid, key=post.get("key", ""), user=user, underway=False)
+        return "Back to up next."
+    return None
+
+
+def _int(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
+
+
 @organiser_required
 @require_http_methods(["GET", "POST"])
 def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
-    form = EntrantForm(request.POST if request.POST.get("action") == "add" else None)
+    action = request.POST.get("action", "")
+    form = EntrantForm(request.POST if action == "add" else None)
+    bulk = BulkEntrantsForm(request.POST if action == "bulk" else None)
+    reseed = ReseedForm(request.POST if action == "reseed" else None)
+    back = redirect("web:organise_tournament", tournament_id=tournament.pk)
     if request.method == "POST":
-        action = request.POST.get("action")
         try:
             if action == "add" and form.is_valid():
-                entrant = entrant_add(
+                data = form.cleaned_data
+                entrant = entrant_enter_new(
                     tournament_id=tournament.pk,
-                    handle=form.cleaned_data["handle"],
-                    seed=form.cleaned_data["seed"],
+                    handle=data["handle"],
+                    display_name=data["display_name"],
+                    seed=data["seed"],
                     user=request.user,
                 )
-                messages.success(request, f"{form.cleaned_data['handle']} entered as seed {entrant.seed}.")
-                return redirect("web:organise_tournament", tournament_id=tournament.pk)
-            if action == "remove":
-                entrant_remove(tournament_id=tournament.pk, handle=request.POST.get("handle", ""), user=request.user)
-                messages.success(request, f"{request.POST.get('handle')} withdrawn.")
-                return redirect("web:organise_tournament", tournament_id=tournament.pk)
+                messages.success(request, f"{data['handle']} entered as seed {entrant.seed}.")
+                return back
+            if action == "bulk" and bulk.is_valid():
+                entered = entrants_add_bulk(
+                    tournament_id=tournament.pk, lines=bulk_lines_parse(bulk.cleaned_data["players"]), user=request.user
+                )
+                messages.success(request, f"{len(entered)} player{'s' if len(entered) != 1 else ''} entered.")
+                return back
+            if action == "reseed" and reseed.is_valid():
+                entrants_reseed(
+                    tournament_id=tournament.pk, handles=reseed.cleaned_data["order"].splitlines(), user=request.user
+                )
+                messages.success(request, "Seeds updated.")
+                return back
             if action == "start":
-                tournament_start(tournament_id=tournament.pk, user=request.user)
+                _started, dropped = tournament_start_checked(tournament_id=tournament.pk, user=request.user)
+                if dropped:
+                    messages.warning(request, f"Not checked in, so dropped: {', '.join(dropped)}.")
                 messages.success(request, f"{tournament.name} has started: the first matches are open.")
                 return redirect("web:tournament_detail", tournament_id=tournament.pk)
+            done = _manage_action(request, tournament, action)
+            if done is not None:
+                messages.success(request, done)
+                return back
         except ApplicationError as exc:
-            if action == "add" and tournament.status == Tournament.Status.SETUP:
-                form.add_error(None, exc.message)  # shown beside the form, with what was typed
+            target = {"add": form, "bulk": bulk, "reseed": reseed}.get(action)
+            if target is not None and tournament.status == Tournament.Status.SETUP:
+                target.add_error(None, exc.message)  # shown beside the form, with what was typed
             else:
                 messages.error(request, exc.message)
-                return redirect("web:organise_tournament", tournament_id=tournament.pk)
+                return back
+    entrants = entrant_list(tournament=tournament)
+    if not reseed.is_bound:
+        reseed = ReseedForm(initial={"order": "\n".join(e.player.handle for e in entrants)})
     pairings = list(pairing_list(tournament=tournament))
+    names = pairing_names(pairings)
+    ready = [p for p in pairings if p.status == TournamentMatch.Status.READY]
     context = {
         "tournament": tournament,
-        "entrants": entrant_list(tournament=tournament),
+        "entrants": entrants,
+        "claimable": players_without_login(player_ids=[e.player_id for e in entrants]),
+        "absent": [e for e in entrants if e.checked_in_at is None] if tournament.checkin_open else [],
+        "checked_in_count": sum(1 for e in entrants if e.checked_in_at is not None),
         "form": form,
-        "players": player_list(),
+        "bulk": bulk,
+        "reseed": reseed,
+        "players": player_list()[:500],
+        "registrations": registrations_pending(tournament=tournament),
+        "names": names,
+        "underway": [p for p in ready if p.underway_at is not None],
+        "up_next": [p for p in ready if p.underway_at is None],
         "decided": [pairing for pairing in pairings if pairing.status == TournamentMatch.Status.DECIDED],
         "corrections": list(correction_list(tournament=tournament)[:20]),
     }
     return render(request, "web/organise/tournament_manage.html", context)
+
+
+@organiser_required
+def invite_link(request: HttpRequest, tournament_id: int, handle: str) -> HttpResponse:
+    """The link a player created without a login opens to choose a password (shown to the organiser to pass on)."""
+    tournament = _tournament_or_404(tournament_id)
+    player = player_get(handle=handle)
+    if player is None or player.user is None:
+        raise Http404("No such player")
+    context = {"tournament": tournament, "player": player, "link": request.build_absolute_uri(claim_url(player.user))}
+    return render(request, "web/organise/invite.html", context)
+
+
+@organiser_required
+@require_http_methods(["POST"])
+def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Enter a match's score, or one game's result (a winner or void), with a reason."""
+    match = match_get(match_id=match_id)
+    if match is None:
+        raise Http404("No such match")
+    try:
+        if request.POST.get("action") == "score":
+            score = MatchScoreForm(request.POST)
+            if not score.is_valid():
+                raise Invalid("Give both players' games and a reason.")
+            match_score_enter(
+                match_id=match.pk,
+                user=request.user,
+                games_one=score.cleaned_data["games_one"],
+                games_two=score.cleaned_data["games_two"],
+                reason=score.cleaned_data["reason"],
+            )
+            messages.success(request, "Score entered.")
+        else:
+            game = next((g for g in match.games.all() if str(g.pk) == request.POST.get("game")), None)
+            if game is None:
+                raise Http404("No such game in this match")
+            result = GameResultForm(request.POST, players=[match.player_one.handle, match.player_two.handle])
+            if not result.is_valid():
+                raise Invalid("Choose a result and give a reason.")
+            winner = result.cleaned_data["winner"]
+            game_set_result(
+                game=game,
+                user=request.user,
+                winner=None if winner == "void" else winner,
+                reason=result.cleaned_data["reason"],
+            )
+            messages.success(request, f"Game {game.number}: {'void' if winner == 'void' else winner + ' won'}.")
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    return redirect("web:match_detail", match_id=match.pk)
+
+
+@organiser_required
+@require_http_methods(["POST"])
+def match_call(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Mark a tournament match underway at a station (or take it back), from the match page."""
+    match = match_get(match_id=match_id)
+    pairing = selectors.tournament_of_match(match=match) if match is not None else None
+    if match is None or pairing is None:
+        raise Http404("No such tournament match")
+    form = CallForm(request.POST)
+    station = form.cleaned_data["station"] if form.is_valid() else ""
+    try:
+        pairing_call(
+            tournament_id=pairing.tournament_id,
+            key=pairing.key,
+            user=request.user,
+            station=station,
+            underway=request.POST.get("action") != "uncall",
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    return redirect("web:match_detail", match_id=match.pk)
 
 
 @organiser_required
@@ -123,6 +301,8 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
     if pairing is None or pairing.player_one is None or pairing.player_two is None:
         raise Http404("No such match in this tournament")
     handles = [pairing.player_one.handle, pairing.player_two.handle]
+    names = pairing_names(pairing_list(tournament=tournament))
+    name = names.get(key, key)
     data = request.POST if request.method == "POST" else (request.GET if "winner" in request.GET else None)
     form = CorrectionForm(data, players=handles)
     preview = None
@@ -135,6 +315,7 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
                 key=key,
                 winner=winner,
                 user=request.user,
+                reason=request.POST.get("reason", ""),
                 dry_run=not apply,
                 confirm=apply and request.POST.get("confirm") == "yes",
             )
@@ -143,11 +324,18 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
         else:
             if preview.applied:
                 messages.success(
-                    request, f"Match {key} corrected: {winner} won. {len(preview.changes)} later match(es) updated."
+                    request, f"{name} corrected: {winner} won. {len(preview.changes)} later match(es) updated."
                 )
                 return redirect("web:tournament_detail", tournament_id=tournament.pk)
             if apply:
-                messages.info(request, f"{winner} already won match {key}; nothing to change.")
+                messages.info(request, f"{winner} already won the {name.lower()}; nothing to change.")
                 return redirect("web:organise_tournament", tournament_id=tournament.pk)
-    context = {"tournament": tournament, "pairing": pairing, "form": form, "preview": preview}
+    context = {
+        "tournament": tournament,
+        "pairing": pairing,
+        "form": form,
+        "preview": preview,
+        "name": name,
+        "names": names,
+    }
     return render(request, "web/organise/correct.html", context)

@@ -4,11 +4,13 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import organise, views
+from . import accounts, organise, views
 
 site_patterns = [
     path("tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:tournament_id>/embed/", views.tournament_embed, name="tournament_embed"),
+    path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="tournament_join"),
     path("players/", views.player_list_view, name="player_list"),
     path("players/<str:handle>/", views.player_detail, name="player_detail"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
@@ -17,14 +19,25 @@ site_patterns = [
     path("replays/<int:log_id>/", views.replay_detail, name="replay"),
     path("submit/", views.log_submit_view, name="log_submit"),
     path("logs/<int:log_id>/", views.log_status, name="log_status"),
+    path("me/", views.my_matches, name="my_matches"),
+    path("live/", views.live_version, name="live"),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/claim/<str:uidb64>/<str:token>/", accounts.claim, name="claim"),
     path("organise/", organise.organise, name="organise"),
     path("organise/tournaments/new/", organise.tournament_new, name="organise_new"),
     path("organise/tournaments/<int:tournament_id>/", organise.tournament_manage, name="organise_tournament"),
+    path(
+        "organise/tournaments/<int:tournament_id>/invite/<str:handle>/",
+        organise.invite_link,
+        name="organise_invite",
+    ),
     path(
         "organise/tournaments/<int:tournament_id>/correct/<str:key>/",
         organise.pairing_correct_view,
         name="organise_correct",
     ),
+    path("organise/matches/<int:match_id>/result/", organise.match_result, name="organise_match_result"),
+    path("organise/matches/<int:match_id>/call/", organise.match_call, name="organise_match_call"),
 ]
 
 urlpatterns = [

@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game, Match
-from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list
+from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list, user_player
 from matches.services import game_confirm, game_dispute_claim
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit
@@ -30,13 +32,17 @@ from tournaments.selectors import (
     tournament_groups,
     tournament_standings,
 )
+from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw
 from tournaments.standings import metric_for
 
-from . import selectors
+from . import selectors, site_selectors
 from .bracket import BracketDrawing, bracket_boxes, bracket_boxes_from_pairings, bracket_layout
 from .charts import line_chart
-from .forms import LogSubmitForm
+from .forms import GameResultForm, LogSubmitForm, MatchScoreForm
+from .mine import my_page
+from .names import pairing_names
 from .replay import build_replay
+from .site_selectors import names_of, registration_of
 from .viewer import match_viewer
 
 
@@ -110,7 +116,14 @@ def _tournament_context(tournament: Tournament) -> dict[str, Any]:
     pairings = list(pairing_list(tournament=tournament))
     standings = tournament_standings(tournament=tournament)
     bracket = fmt.page_bracket(tournament, entrants, pairings)
+    names = pairing_names(pairings)
+    ready = [p for p in pairings if p.status == TournamentMatch.Status.READY]
     return {
+        "names": names,
+        "underway": [p for p in ready if p.underway_at is not None],
+        "up_next": [p for p in ready if p.underway_at is None],
+        # Before any game is decided the table's numbers mean nothing yet: the page shows an en dash.
+        "played": any(p.status == TournamentMatch.Status.DECIDED for p in pairings),
         "tournament": tournament,
         "entrants": entrants,
         "seeds": {entrant.player_id: entrant.seed for entrant in entrants},
@@ -126,11 +139,98 @@ def _tournament_context(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def _tournament_or_404(tournament_id: int) -> Tournament:
     tournament = tournament_get(tournament_id=tournament_id)
     if tournament is None:
         raise Http404("No such tournament")
-    return render(request, "web/tournament_detail.html", _tournament_context(tournament))
+    return tournament
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    context = _tournament_context(tournament)
+    me = user_player(user=request.user)
+    if tournament.status == Tournament.Status.SETUP and me is not None:
+        context["my_entry"] = next((e for e in context["entrants"] if e.player_id == me.pk), None)
+        context["my_registration"] = registration_of(tournament=tournament, player_id=me.pk)
+    context["signed_in_player"] = me
+    return render(request, "web/tournament_detail.html", context)
+
+
+@xframe_options_exempt  # made to be shown in a frame on other sites
+def tournament_embed(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The bracket (or the standings) alone, for an <iframe> on another site."""
+    tournament = _tournament_or_404(tournament_id)
+    response = render(request, "web/embed.html", _tournament_context(tournament))
+    # The site's policy says frame-ancestors 'none'; this page alone may be framed anywhere (it changes nothing).
+    policy = getattr(settings, "SPEED_CONTENT_SECURITY_POLICY", "")
+    parts = [
+        part.strip() for part in policy.split(";") if part.strip() and not part.strip().startswith("frame-ancestors")
+    ]
+    response["Content-Security-Policy"] = "; ".join([*parts, "frame-ancestors *"])
+    return response
+
+
+@login_required
+@require_http_methods(["POST"])
+def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A player registers, takes a registration back, or checks in, from the tournament's page."""
+    tournament = _tournament_or_404(tournament_id)
+    action = request.POST.get("action")
+    try:
+        if action == "register":
+            registration_create(tournament_id=tournament.pk, user=request.user)
+            messages.success(request, "Registered: an organiser will approve your entry.")
+        elif action == "unregister":
+            registration_withdraw(tournament_id=tournament.pk, user=request.user)
+            messages.info(request, "Your registration is withdrawn.")
+        elif action == "check_in":
+            entrant_check_in(tournament_id=tournament.pk, user=request.user)
+            messages.success(request, f"Checked in for {tournament.name}.")
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    if request.POST.get("next") == reverse("web:my_matches"):
+        return redirect("web:my_matches")
+    return redirect("web:tournament_detail", tournament_id=tournament.pk)
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """A player's own page: what waits on them, their next tournament match, recent results, rating."""
+    me = user_player(user=request.user)
+    if me is None:
+        return render(request, "web/my_matches.html", {"page": None})
+    page = my_page(player=me)
+    next_names = names_of(page.next_matches)
+    context = {
+        "page": page,
+        "next_matches": [(pairing, next_names[pairing.pk]) for pairing in page.next_matches],
+    }
+    return render(request, "web/my_matches.html", context)
+
+
+def _etag_json(version: str, request: HttpRequest) -> HttpResponse:
+    """A tiny JSON answer with an ETag: an unchanged version costs the poller a 304 and no body."""
+    etag = f'"{version}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse({"version": version})
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def live_version(request: HttpRequest) -> HttpResponse:
+    """What a live page polls: `?tournament=ID`, `?match=ID`, or nothing (the whole site)."""
+    tournament, match = request.GET.get("tournament", ""), request.GET.get("match", "")
+    if tournament.isdigit():
+        version = site_selectors.live_version_tournament(tournament_id=int(tournament))
+    elif match.isdigit():
+        version = site_selectors.live_version_match(match_id=int(match))
+    else:
+        version = site_selectors.live_version_site()
+    return _etag_json(version, request)
 
 
 def player_list_view(request: HttpRequest) -> HttpResponse:
@@ -167,9 +267,20 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     games = list(match.games.all())
     logs = selectors.logs_by_game(games=games)
     viewer = match_viewer(user=request.user, match=match)
+    pairing = selectors.tournament_of_match(match=match)
+    unsettled = [g for g in games if g.status in (*_TAKES_EVIDENCE,)]
+    players = [match.player_one.handle, match.player_two.handle]
     context = {
         "match": match,
-        "tournament_match": selectors.tournament_of_match(match=match),
+        "tournament_match": pairing,
+        "pairing_name": site_selectors.name_of(pairing),
+        "may_call": viewer.organiser and pairing is not None and pairing.status == TournamentMatch.Status.READY,
+        "result_forms": (
+            [(g, GameResultForm(players=players, auto_id=f"id_g{g.pk}_%s")) for g in unsettled]
+            if viewer.organiser and match.status == Match.Status.IN_PROGRESS
+            else []
+        ),
+        "score_form": MatchScoreForm() if viewer.organiser and match.status == Match.Status.IN_PROGRESS else None,
         "score": _series(match),
         "rows": [
             GameRow(game, logs.get(game.pk, []), viewer.may_confirm(game), viewer.may_dispute(game)) for game in games
@@ -192,7 +303,7 @@ def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     game_confirm(game=game, user=request.user)
     messages.success(request, f"Game {game.number} confirmed.")
-    return redirect("web:match_detail", match_id=game.match_id)
+    return _back(request, game)
 
 
 @login_required
@@ -205,6 +316,13 @@ def game_dispute_view(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.info(request, f"Game {game.number} disputed: an organiser will settle it.")
+    return _back(request, game)
+
+
+def _back(request: HttpRequest, game: Game) -> HttpResponse:
+    """Back to "My matches" when the button was there, else to the match."""
+    if request.POST.get("next") == reverse("web:my_matches"):
+        return redirect("web:my_matches")
     return redirect("web:match_detail", match_id=game.match_id)
 
 

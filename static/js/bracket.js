@@ -3,7 +3,10 @@
 (function () {
   "use strict";
 
+  function init() {
   document.querySelectorAll("[data-bracket]").forEach(function (svg) {
+    if (svg.dataset.traced) return;  // a live update swaps in new drawings; each is set up once
+    svg.dataset.traced = "1";
     function clear() {
       svg.classList.remove("is-tracing");
       svg.querySelectorAll(".is-path").forEach(function (node) { node.classList.remove("is-path"); });
@@ -35,4 +38,7 @@
     });
     svg.addEventListener("focusout", clear);
   });
+  }
+  init();
+  document.addEventListener("live:updated", init);
 })();

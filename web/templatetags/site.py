@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from matches.selectors import match_score, user_is_organiser
+from matches.selectors import match_score, user_is_organiser, user_player
 
 register = template.Library()
 
@@ -71,3 +71,23 @@ def change_lines(state: Any) -> list[tuple[str, str]]:
     if state.get("status"):
         lines.append(("Status", str(state["status"]).replace("_", " ")))
     return lines
+
+
+@register.simple_tag
+def waiting_count(user: Any) -> int:
+    """What waits on the signed-in player (games to log, results to confirm), for the navigation's count."""
+    from web.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
+
+    return count(user=user)
+
+
+@register.filter
+def may_submit(user: Any) -> bool:
+    """Organisers, and players (only the players of a match submit its logs; the page lists theirs)."""
+    return user_is_organiser(user=user) or user_player(user=user) is not None
+
+
+@register.filter
+def dash_until(value: str, played: bool) -> str:
+    """A standings cell before any game is decided: an en dash rather than numbers that mean nothing yet."""
+    return value if played else "\N{EN DASH}"

@@ -1,0 +1,139 @@
+/* Every page: the phone menu, live regions that follow the event, and the new-tournament form's options.
+   No inline scripts anywhere (a Content-Security-Policy forbids them): pages say what they want with data-*. */
+(function () {
+  "use strict";
+
+  /* ---------- The menu on narrow screens ---------- */
+  var toggle = document.querySelector("[data-role=nav-toggle]");
+  var menu = document.querySelector("[data-role=nav-menu]");
+  if (toggle && menu) {
+    toggle.addEventListener("click", function () {
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", String(open));
+      menu.classList.toggle("is-open", open);
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && toggle.getAttribute("aria-expanded") === "true") {
+        toggle.setAttribute("aria-expanded", "false");
+        menu.classList.remove("is-open");
+        toggle.focus();
+      }
+    });
+  }
+
+  /* ---------- A table that scrolls sideways shows that it does ---------- */
+  function markScrollers(root) {
+    root.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      function update() {
+        var more = wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft > 2;
+        wrap.classList.toggle("has-more", more);
+        wrap.classList.toggle("is-scrolled", wrap.scrollLeft > 2);
+      }
+      if (!wrap.dataset.scrollCue) {
+        wrap.dataset.scrollCue = "1";
+        wrap.addEventListener("scroll", update, { passive: true });
+        window.addEventListener("resize", update);
+      }
+      update();
+    });
+  }
+  markScrollers(document);
+
+  /* ---------- Live regions ----------
+     <main data-live-url="/live/?tournament=3"> polls a small JSON version (with its ETag: an unchanged
+     version is a bodiless 304). When it changes, the page fetches itself and swaps each
+     [data-live-region] whose content changed, leaving alone a region where someone is typing. */
+  var live = document.querySelector("[data-live-url]");
+  if (live && window.fetch && window.DOMParser) {
+    var url = live.getAttribute("data-live-url");
+    var every = Number(live.getAttribute("data-live-every") || 4000);
+    var etag = null;
+    var version = null;
+    var busy = false;
+
+    var typing = function (region) {
+      var active = document.activeElement;
+      return active && region.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.value;
+    };
+
+    var refresh = function () {
+      return fetch(window.location.href, { headers: { "X-Live": "1" }, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          var names = function (root) {
+            return Array.prototype.map.call(root.querySelectorAll("[data-live-region]"), function (region) {
+              return region.getAttribute("data-live-region");
+            }).join(" ");
+          };
+          var whole = fresh.querySelector("[data-live-url]");
+          if (whole && names(fresh) !== names(document)) {
+            // The page changed shape (the tournament started, a section appeared): take all of it.
+            live.innerHTML = whole.innerHTML;
+            markScrollers(document);
+            document.dispatchEvent(new CustomEvent("live:updated"));
+            return;
+          }
+          document.querySelectorAll("[data-live-region]").forEach(function (region) {
+            var name = region.getAttribute("data-live-region");
+            var next = fresh.querySelector('[data-live-region="' + CSS.escape(name) + '"]');
+            if (!next || next.innerHTML === region.innerHTML || typing(region)) return;
+            region.innerHTML = next.innerHTML;
+          });
+          ["waiting-count"].forEach(function (role) {
+            var now = document.querySelector('[data-role="' + role + '"]');
+            var then = fresh.querySelector('[data-role="' + role + '"]');
+            if (now && then) now.innerHTML = then.innerHTML;
+          });
+          markScrollers(document);
+          document.dispatchEvent(new CustomEvent("live:updated"));
+        });
+    };
+
+    var poll = function () {
+      if (busy || document.hidden) return;
+      busy = true;
+      var headers = etag ? { "If-None-Match": etag } : {};
+      fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (response.status === 304 || !response.ok) return null;
+          etag = response.headers.get("ETag");
+          return response.json();
+        })
+        .then(function (body) {
+          if (!body) return null;
+          var changed = version !== null && body.version !== version;
+          version = body.version;
+          return changed ? refresh() : null;
+        })
+        .catch(function () { /* offline for a moment: the next poll tries again */ })
+        .then(function () { busy = false; });
+    };
+    poll();
+    window.setInterval(poll, every);
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  }
+
+  /* ---------- New tournament: only the chosen format's options ---------- */
+  var format = document.querySelector("select[data-role=format]");
+  if (format) {
+    var showFormat = function () {
+      document.querySelectorAll("[data-formats]").forEach(function (input) {
+        var field = input.closest(".field") || input;
+        var used = (input.getAttribute("data-formats") || "").split(" ").indexOf(format.value) !== -1;
+        field.hidden = !used;
+      });
+      document.querySelectorAll("[data-format-description]").forEach(function (text) {
+        text.hidden = text.getAttribute("data-format-description") !== format.value;
+      });
+      var options = document.querySelector("[data-role=format-options]");
+      if (options) {
+        options.hidden = !options.querySelector("[data-formats]:not([hidden])") &&
+          !Array.prototype.some.call(options.querySelectorAll(".field"), function (field) { return !field.hidden; });
+      }
+    };
+    format.addEventListener("change", showFormat);
+    showFormat();
+  }
+})();

@@ -1,0 +1,89 @@
+"""Running the event from the floor: call a match to a station, enter a match's score.
+
+A pairing is "underway" from the moment an organiser calls it (with an
+optional station or table name) until it is decided; the pages list it under
+"Underway" then, and the ready pairings not yet called under "Up next".
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.models import Game, Match
+from matches.selectors import match_score, user_is_organiser
+from matches.services import AnyUser, game_set_result
+from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
+
+from ..models import Tournament, TournamentMatch
+from .common import require_organiser, tournament_lock
+
+#: Games an organiser's result can still be entered for.
+_UNSETTLED = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
+
+
+@transaction.atomic
+def pairing_call(
+    *, tournament_id: int, key: str, user: AnyUser, station: str = "", underway: bool = True
+) -> TournamentMatch:
+    """Mark a ready pairing underway (at `station`, if given), or take it back to "up next"."""
+    require_organiser(user)
+    tournament = tournament_lock(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise Conflict(f"{tournament.name!r} is not running.")
+    pairing = TournamentMatch.objects.filter(tournament=tournament, key=key).first()
+    if pairing is None:
+        raise NotFound(f"{tournament.name!r} has no match {key!r}.")
+    if pairing.status != TournamentMatch.Status.READY or pairing.match_id is None:
+        raise Invalid(f"Match {key} is {pairing.get_status_display().lower()}; only a match ready to play is called.")
+    station = station.strip()
+    if len(station) > 40:
+        raise Invalid("A station name has at most 40 characters.", extra={"field": "station"})
+    pairing.underway_at = timezone.now() if underway else None
+    pairing.station = station if underway else ""
+    pairing.save(update_fields=["underway_at", "station"])
+    return pairing
+
+
+@transaction.atomic
+def match_score_enter(*, match_id: int, user: AnyUser, games_one: int, games_two: int, reason: str = "") -> Match:
+    """An organiser enters a match's final score: the games still open are set (organiser results) to reach it.
+
+    The loser's games are set first so the match cannot end early; games already
+    decided stay as they are, so the score can only add to them. Every game set
+    keeps the reason in the match's history.
+    """
+    if not user_is_organiser(user=user):
+        raise NotAllowed("Only organisers enter a match's result.")
+    match = Match.objects.select_related("player_one", "player_two").filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"There is no match {match_id}.")
+    if match.status != Match.Status.IN_PROGRESS:
+        raise Conflict(f"Match {match.pk} is {match.get_status_display().lower()}; correct a decided result instead.")
+    needed = match.wins_needed
+    targets = (games_one, games_two)
+    if max(targets) != needed or min(targets) >= needed or min(targets) < 0:
+        raise Invalid(
+            f"One player must have won {needed} game{'s' if needed != 1 else ''} and the other fewer.",
+            extra={"field": "score"},
+        )
+    score = match_score(match=match)
+    current = (score[match.player_one.handle], score[match.player_two.handle])
+    if current[0] > games_one or current[1] > games_two:
+        raise Invalid(
+            f"The games already decided stand at {current[0]}-{current[1]}; the score cannot go below that.",
+            extra={"field": "score"},
+        )
+    winner_side = 0 if games_one == needed else 1
+    loser_side = 1 - winner_side
+    handles = (match.player_one.handle, match.player_two.handle)
+    sequence = [handles[loser_side]] * (targets[loser_side] - current[loser_side]) + [handles[winner_side]] * (
+        targets[winner_side] - current[winner_side]
+    )
+    for handle in sequence:
+        game = Game.objects.filter(match=match, status__in=_UNSETTLED).order_by("number").first()
+        if game is None:  # unreachable: an unfinished match always has a game to play
+            raise Conflict(f"Match {match.pk} has no game left to set.")
+        game_set_result(game=game, user=user, winner=handle, reason=reason)
+    match.refresh_from_db()
+    return match

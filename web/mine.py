@@ -1,0 +1,114 @@
+"""Reads for a signed-in player's own page ("My matches") and the navigation's count of what waits on them.
+
+Each function is a fixed number of queries and a bounded number of rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from matches.models import Game, Match, Player
+from matches.selectors import AnyUser, user_player
+from replays.models import MatchLog
+from tournaments.models import Entrant, PlayerRating, Tournament, TournamentMatch
+
+#: Rows each list of the page shows at most (the player's page lists every match).
+LIST_LIMIT = 20
+RECENT_LIMIT = 10
+
+
+def _my_games(player: Player) -> QuerySet[Game]:
+    return Game.objects.filter(
+        Q(match__player_one=player) | Q(match__player_two=player), match__status=Match.Status.IN_PROGRESS
+    )
+
+
+def games_waiting_for_log(*, player: Player) -> QuerySet[Game]:
+    """Open games of the player's matches with no log of theirs being verified or verified."""
+    mine = MatchLog.objects.filter(
+        game=OuterRef("pk"),
+        submitted_by_id=player.user_id,
+        status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED],
+    )
+    games = _my_games(player).filter(status=Game.Status.OPEN)
+    if player.user_id is not None:
+        games = games.filter(~Exists(mine))
+    return games
+
+
+def games_waiting_for_confirmation(*, player: Player) -> QuerySet[Game]:
+    """Results the other side claimed that the player is to confirm or dispute."""
+    return _my_games(player).filter(status=Game.Status.AWAITING_CONFIRMATION).exclude(claimed_by=player)
+
+
+def waiting_count(*, user: AnyUser) -> int:
+    """What waits on the user: games to log and results to confirm (two queries; 0 for visitors)."""
+    player = user_player(user=user)
+    if player is None:
+        return 0
+    return games_waiting_for_log(player=player).count() + games_waiting_for_confirmation(player=player).count()
+
+
+@dataclass
+class MyPage:
+    player: Player
+    to_log: list[Game]
+    to_confirm: list[Game]
+    my_claims: list[Game]
+    next_matches: list[TournamentMatch]
+    recent: list[Match]
+    rating: PlayerRating | None
+    check_in: list[Entrant] = field(default_factory=list)
+
+
+_GAME_RELATED = ("match__player_one", "match__player_two", "claimed_winner", "claimed_by")
+
+
+def my_page(*, player: Player) -> MyPage:
+    """Everything "My matches" shows, in seven queries whatever the player's history."""
+    to_log = list(
+        games_waiting_for_log(player=player).select_related(*_GAME_RELATED).order_by("match_id", "number")[:LIST_LIMIT]
+    )
+    to_confirm = list(
+        games_waiting_for_confirmation(player=player)
+        .select_related(*_GAME_RELATED)
+        .order_by("confirm_by", "id")[:LIST_LIMIT]
+    )
+    my_claims = list(
+        _my_games(player)
+        .filter(status=Game.Status.AWAITING_CONFIRMATION, claimed_by=player)
+        .select_related(*_GAME_RELATED)
+        .order_by("confirm_by", "id")[:LIST_LIMIT]
+    )
+    next_matches = list(
+        TournamentMatch.objects.filter(
+            Q(player_one=player) | Q(player_two=player),
+            status=TournamentMatch.Status.READY,
+            tournament__status=Tournament.Status.RUNNING,
+        )
+        .select_related("tournament", "player_one", "player_two")
+        .order_by("underway_at", "id")[:LIST_LIMIT]
+    )
+    recent = list(
+        Match.objects.filter(Q(player_one=player) | Q(player_two=player), status=Match.Status.FINISHED)
+        .select_related("player_one", "player_two", "winner")
+        .prefetch_related("games")
+        .order_by("-finished_at", "-id")[:RECENT_LIMIT]
+    )
+    check_in = list(
+        Entrant.objects.filter(
+            player=player, tournament__status=Tournament.Status.SETUP, tournament__checkin_open=True
+        ).select_related("tournament")[:LIST_LIMIT]
+    )
+    return MyPage(
+        player=player,
+        to_log=to_log,
+        to_confirm=to_confirm,
+        my_claims=my_claims,
+        next_matches=next_matches,
+        recent=recent,
+        rating=PlayerRating.objects.filter(player=player).first(),
+        check_in=check_in,
+    )

@@ -1,0 +1,159 @@
+"""Reads of the organiser and player pages (names, submission groups, registrations, live versions).
+
+Kept apart from `web.selectors`; each function is a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
+from django.db.models import Count, Max, Q, QuerySet
+
+from matches.models import Game, Match, Player, ResultChange
+from replays.models import MatchLog
+from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
+
+from .names import SectionShape, pairing_name
+
+
+def section_shapes_for(*, tournament_ids: Iterable[int]) -> dict[tuple[int, str], SectionShape]:
+    """The shape of every section of these tournaments (one query, a row per round)."""
+    ids = set(tournament_ids)
+    if not ids:
+        return {}
+    rows = (
+        TournamentMatch.objects.filter(tournament_id__in=ids)
+        .values("tournament_id", "bracket", "round")
+        .annotate(size=Count("id", filter=~Q(status=TournamentMatch.Status.BYE)))
+        .order_by()
+    )
+    sizes: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
+    for row in rows:
+        sizes[(row["tournament_id"], row["bracket"])][row["round"]] = row["size"]
+    return {key: SectionShape(max(rounds), rounds) for key, rounds in sizes.items()}
+
+
+def names_of(pairings: Iterable[TournamentMatch]) -> dict[int, str]:
+    """Names in words of pairings from any tournaments, by pairing id (one query for the shapes)."""
+    rows = list(pairings)
+    shapes = section_shapes_for(tournament_ids={pairing.tournament_id for pairing in rows})
+    return {pairing.pk: pairing_name(pairing, shapes.get((pairing.tournament_id, pairing.bracket))) for pairing in rows}
+
+
+def name_of(pairing: TournamentMatch | None) -> str:
+    """One pairing's name (one query), or "" for none."""
+    if pairing is None:
+        return ""
+    return names_of([pairing])[pairing.pk]
+
+
+@dataclass(frozen=True)
+class SubmissionGroup:
+    """Games of one tournament round and ruleset (or of matches outside tournaments), for the submit page."""
+
+    label: str
+    games: list[tuple[Game, str]]  # each game with its label
+
+
+def games_grouped(*, games: QuerySet[Game]) -> list[SubmissionGroup]:
+    """The games a user may submit for, grouped by tournament, round and ruleset (three queries)."""
+    rows = list(games.select_related("match__player_one", "match__player_two")[:200])
+    pairings = {
+        pairing.match_id: pairing
+        for pairing in TournamentMatch.objects.filter(match_id__in=[game.match_id for game in rows]).select_related(
+            "tournament"
+        )
+    }
+    names = names_of(pairings.values())
+    groups: dict[tuple[str, ...], list[tuple[Game, str]]] = defaultdict(list)
+    for game in rows:
+        match = game.match
+        pairing = pairings.get(game.match_id)
+        ruleset = (match.ruleset_name or "custom").replace("-", " ").capitalize()
+        state = " (disputed)" if game.status == Game.Status.DISPUTED else ""
+        players = f"{match.player_one.handle} v {match.player_two.handle}, game {game.number}{state}"
+        if pairing is not None:
+            round_label = names[pairing.pk].split(",")[0] if pairing.bracket in ("round_robin", "swiss") else ""
+            key = (pairing.tournament.name, round_label or "", ruleset)
+            label = f"{names[pairing.pk]}: {players}"
+        else:
+            key = ("Matches outside tournaments", "", ruleset)
+            label = f"Match {match.pk}: {players}"
+        groups[key].append((game, label))
+    return [SubmissionGroup(" · ".join(part for part in key if part), items) for key, items in groups.items()]
+
+
+def players_without_login(*, player_ids: Iterable[int]) -> set[int]:
+    """Which of these players cannot log in yet (no password chosen): they claim their account by invite (one query)."""
+    return set(
+        Player.objects.filter(pk__in=list(player_ids), user__password__startswith=UNUSABLE_PASSWORD_PREFIX).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def registrations_pending(*, tournament: Tournament) -> list[Registration]:
+    return list(
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.PENDING)
+        .select_related("player")
+        .order_by("created_at", "id")[:200]
+    )
+
+
+def registration_of(*, tournament: Tournament, player_id: int | None) -> Registration | None:
+    if player_id is None:
+        return None
+    return Registration.objects.filter(tournament=tournament, player_id=player_id).first()
+
+
+def entrant_of(*, tournament: Tournament, player_id: int | None) -> Entrant | None:
+    if player_id is None:
+        return None
+    return Entrant.objects.filter(tournament=tournament, player_id=player_id).first()
+
+
+# --- Live versions ------------------------------------------------------------------
+# A page polls a version; when it changes, the page fetches itself and swaps its live regions.
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def live_version_tournament(*, tournament_id: int) -> str:
+    """Changes when anything the tournament's page shows changes (five small aggregate queries, one join each)."""
+    row = Tournament.objects.filter(pk=tournament_id).values_list("status", "registration_open", "checkin_open").first()
+    pairings = TournamentMatch.objects.filter(tournament_id=tournament_id).aggregate(
+        count=Count("id"), decided=Max("decided_at"), called=Max("underway_at")
+    )
+    changes = ResultChange.objects.filter(match__tournament_match__tournament_id=tournament_id).aggregate(
+        last=Max("id")
+    )
+    logs = MatchLog.objects.filter(game__match__tournament_match__tournament_id=tournament_id).aggregate(
+        last=Max("id"), judged=Max("verified_at")
+    )
+    people = Entrant.objects.filter(tournament_id=tournament_id).aggregate(
+        count=Count("id"), checked=Count("checked_in_at"), corrections=Max("tournament__corrections__id")
+    )
+    return _digest(row, pairings, changes, logs, people)
+
+
+def live_version_match(*, match_id: int) -> str:
+    """Changes with the match's results, its logs' verdicts, and its call to a station (three queries)."""
+    row = Match.objects.filter(pk=match_id).values_list("status", "tournament_match__underway_at").first()
+    changes = ResultChange.objects.filter(match_id=match_id).aggregate(last=Max("id"))
+    logs = MatchLog.objects.filter(game__match_id=match_id).aggregate(last=Max("id"), judged=Max("verified_at"))
+    return _digest(row, changes, logs)
+
+
+def live_version_site() -> str:
+    """Changes with any result, log verdict, call or tournament anywhere (for the home page and "My matches")."""
+    changes = ResultChange.objects.aggregate(last=Max("id"))
+    logs = MatchLog.objects.aggregate(last=Max("id"), judged=Max("verified_at"))
+    tournaments = Tournament.objects.aggregate(last=Max("id"), started=Max("started_at"), finished=Max("finished_at"))
+    called = TournamentMatch.objects.aggregate(last=Max("underway_at"))
+    return _digest(changes, logs, tournaments, called)
