@@ -107,6 +107,28 @@ def fit_table(*, same_rank: bool, joker_on_joker: bool) -> FitTable:
 
 
 @cache
+def fit_table_of(same_rank: bool, joker_on_joker: bool) -> FitTable:
+    """`fit_table`, cached on positional arguments: a cheaper look-up for every game's deal."""
+    return fit_table(same_rank=same_rank, joker_on_joker=joker_on_joker)
+
+
+FitSets = tuple[frozenset[Card], ...]
+
+
+@cache
+def fit_sets_of(same_rank: bool, joker_on_joker: bool) -> FitSets:
+    """`sets[top]`: the cards that fit on a pile showing `top` (`EMPTY_PILE`, -1: none); read off `fit_table`.
+
+    "Can this hand move?" is then one set operation per centre pile.
+    """
+    table = fit_table_of(same_rank, joker_on_joker)
+    return (
+        *(frozenset(card for card in range(CARD_COUNT) if table[card][top]) for top in range(CARD_COUNT)),
+        frozenset(),
+    )
+
+
+@cache
 def sorted_pack(decks: int, jokers: int) -> list[Card]:
     """The cards of a pack, sorted: a deck is the pack when its sorted cards are these."""
     return sorted(CARD_ID[name] for name in build_pack(decks=decks, jokers=jokers))

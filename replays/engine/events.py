@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple
 
-from .cards import CARD_ID, Card, card_names
+from .cards import CARD_COUNT, CARD_ID, Card, card_names
 from .errors import ErrorCode, LogError
 from .rulesets import Ruleset
 
@@ -219,6 +219,43 @@ def _reshuffle(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> R
     return Reshuffle(t, tuple(CARD_ID[name] for name in order))
 
 
+def _careful_parse(
+    event: object, index: int, ruleset: Ruleset, *, players: Sequence[str], draws: Sequence[Sized]
+) -> Event:
+    """Every format check of spec section 5, in the spec's order: the reference reading of an event."""
+    if type(event) is not dict:
+        raise event_error(index, "The event must be a JSON object.")
+    t = event.get("t")
+    if type(t) is not int:
+        raise event_error(index, f"`t` must be whole milliseconds, not {t!r}.")
+    kind = event.get("type")
+    if kind == "play":
+        if "cards" in event:
+            return _run(event, index, t, ruleset)
+        seat, pile = _seat_and_pile(event, index, ruleset)
+        name = event.get("card")
+        card = CARD_ID.get(name) if type(name) is str else None
+        if card is None:
+            raise _bad_card(index, event)
+        return Play(t, seat, pile, (card,))
+    if kind == "collision":
+        return _collision(event, index, t, ruleset)
+    if kind == "stall":
+        return _stall(event, index, t, ruleset, players=players, draws=draws)
+    if kind == "reshuffle":
+        return _reshuffle(event, index, t, ruleset)
+    if kind == "speed":
+        caller = event.get("player")
+        if type(caller) is not int or not 0 <= caller < ruleset.players:
+            raise _bad_seat(index, caller, ruleset.players)
+        return SpeedCall(t, caller)
+    raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}.")
+
+
+#: `_ONE_CARD[card]` is `(card,)`: one tuple per card for every one-card play, not one per play.
+_ONE_CARD: tuple[tuple[Card], ...] = tuple((card,) for card in range(CARD_COUNT))
+
+
 def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized]) -> EventParser:
     """The parser of one game's events (spec section 5, format checks in the spec's order).
 
@@ -226,44 +263,49 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
     read: a draw-pile stall must name a pile for each draw pile that has
     cards and null for each empty one, a format rule that reads the table.
     """
-    seats = ruleset.players
-    piles = ruleset.center_piles
-    card_id = CARD_ID.get
+    # Membership in a tuple of the valid numbers is the cheapest range check; the type
+    # checks beside it keep out True and 1.0, which equal 1.
+    seat_numbers = tuple(range(ruleset.players))
+    pile_numbers = tuple(range(ruleset.center_piles))
+    from_stacks = ruleset.stalls_from_stacks
+    card_id = CARD_ID
+    one_card = _ONE_CARD
     new = tuple.__new__
 
-    def parse(event: object, index: int) -> Event:
-        if type(event) is not dict:
-            raise event_error(index, "The event must be a JSON object.")
-        t = event.get("t")
-        if type(t) is not int:
-            raise event_error(index, f"`t` must be whole milliseconds, not {t!r}.")
-        kind = event.get("type")
-        if kind == "play":
-            if "cards" in event:
-                return _run(event, index, t, ruleset)
-            # Most events are one-card plays: their checks are inlined here.
-            seat = event.get("player")
-            if type(seat) is not int or not 0 <= seat < seats:
-                raise _bad_seat(index, seat, seats)
-            pile = event.get("pile")
-            if type(pile) is not int or not 0 <= pile < piles:
-                raise _bad_pile(index, pile, piles)
-            name = event.get("card")
-            card = card_id(name) if type(name) is str else None
-            if card is None:
-                raise _bad_card(index, event)
-            return new(Play, (t, seat, pile, (card,)))
-        if kind == "collision":
-            return _collision(event, index, t, ruleset)
-        if kind == "stall":
-            return _stall(event, index, t, ruleset, players=players, draws=draws)
-        if kind == "reshuffle":
-            return _reshuffle(event, index, t, ruleset)
-        if kind == "speed":
-            caller = event.get("player")
-            if type(caller) is not int or not 0 <= caller < seats:
-                raise _bad_seat(index, caller, seats)
-            return new(SpeedCall, (t, caller))
-        raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}.")
+    def parse(event: Any, index: int) -> Event:
+        # Most events are well-formed one-card plays, stalls and calls. This path
+        # reads them with the fewest steps and returns only what `_careful_parse`
+        # would return; anything else (another type, a missing key, a wrong value)
+        # goes to `_careful_parse`, which finds the first fault in the spec's order.
+        try:
+            kind = event["type"]
+            if kind == "play":
+                if "cards" not in event:
+                    t = event["t"]
+                    seat = event["player"]
+                    pile = event["pile"]
+                    card = card_id[event["card"]]  # KeyError: not a card; TypeError: not even hashable
+                    if (
+                        seat in seat_numbers
+                        and pile in pile_numbers
+                        and t.__class__ is int
+                        and seat.__class__ is int
+                        and pile.__class__ is int
+                        and event.__class__ is dict
+                    ):
+                        return new(Play, (t, seat, pile, one_card[card]))
+            elif kind == "stall":
+                if from_stacks:
+                    t = event["t"]
+                    if t.__class__ is int and event.__class__ is dict:
+                        return new(Stall, (t, None))
+            elif kind == "speed":
+                t = event["t"]
+                seat = event["player"]
+                if seat in seat_numbers and t.__class__ is int and seat.__class__ is int and event.__class__ is dict:
+                    return new(SpeedCall, (t, seat))
+        except (KeyError, TypeError):  # TypeError: `event` is no object (a list, a string...)
+            pass
+        return _careful_parse(event, index, ruleset, players=players, draws=draws)
 
     return parse

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+import orjson
+
 from .errors import ErrorCode, LogError
 
 STALL_FROM_STACKS = "stacks"
@@ -64,36 +66,65 @@ class Ruleset:
         return asdict(self)
 
 
-def read_ruleset_fields(value: object) -> dict[str, Any]:
+#: The ruleset fields as `read_ruleset_fields` returns them: each field's value, in `Ruleset`'s order.
+RulesetFields = tuple[Any, ...]
+
+_FIELD_NAMES: tuple[str, ...] = (*_INT_FIELDS, "stall_source", *_BOOL_FIELDS)
+_INT_DEFAULTS = tuple((name, default) for name, (default, _low, _high) in _INT_FIELDS.items())
+_BOOL_DEFAULTS = tuple(_BOOL_FIELDS.items())
+
+
+# Readings already made, by the ruleset object's exact JSON text (which tells 2 from 2.0
+# and true from 1, as the type checks must). Bounded: a few rulesets serve most logs.
+_READINGS: dict[bytes, RulesetFields] = {}
+_MAX_READINGS = 256
+
+
+def read_ruleset_fields(value: object) -> RulesetFields:
     """The ruleset object's known fields with defaults filled in; wrong JSON types are `bad_format`."""
     if not isinstance(value, dict):
         raise LogError(ErrorCode.BAD_FORMAT, "`ruleset` must be an object ({} for the standard game).")
-    fields: dict[str, Any] = {}
-    for name, (default, _low, _high) in _INT_FIELDS.items():
-        field = value.get(name, default)
-        if type(field) is not int:
-            raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.{name}` must be a whole number, not {field!r}.")
-        fields[name] = field
-    for name, flag_default in _BOOL_FIELDS.items():
-        flag = value.get(name, flag_default)
-        if type(flag) is not bool:
-            raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.{name}` must be true or false, not {flag!r}.")
-        fields[name] = flag
-    source = value.get("stall_source", STALL_FROM_STACKS)
-    if not isinstance(source, str):
-        raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.stall_source` must be a string, not {source!r}.")
-    fields["stall_source"] = source
+    try:
+        text = orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError: not plain JSON (an integer beyond 64 bits...)
+        return _read_fields(value)
+    fields = _READINGS.get(text)
+    if fields is None:
+        fields = _read_fields(value)
+        if len(_READINGS) < _MAX_READINGS:
+            _READINGS[text] = fields
     return fields
 
 
-def build_ruleset(fields: dict[str, Any]) -> Ruleset:
+def _read_fields(value: dict[str, Any]) -> RulesetFields:
+    get = value.get
+    fields: list[Any] = []
+    for name, default in _INT_DEFAULTS:
+        field = get(name, default)
+        if type(field) is not int:
+            raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.{name}` must be a whole number, not {field!r}.")
+        fields.append(field)
+    flags: list[bool] = []
+    for name, flag_default in _BOOL_DEFAULTS:
+        flag = get(name, flag_default)
+        if type(flag) is not bool:
+            raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.{name}` must be true or false, not {flag!r}.")
+        flags.append(flag)
+    source = get("stall_source", STALL_FROM_STACKS)
+    if not isinstance(source, str):
+        raise LogError(ErrorCode.BAD_FORMAT, f"`ruleset.stall_source` must be a string, not {source!r}.")
+    # Every value now has its field's exact type, so equal tuples are equal rulesets: the cache key.
+    return (*fields, source, *flags)
+
+
+def build_ruleset(fields: RulesetFields) -> Ruleset:
     """Range and consistency checks of spec section 3; failures are `bad_ruleset`."""
-    return _checked_ruleset(tuple(fields.items()))
+    return _checked_ruleset(fields)
 
 
 @cache  # a few rulesets serve almost every log; an error is raised, never cached
-def _checked_ruleset(items: tuple[tuple[str, Any], ...]) -> Ruleset:
-    fields = dict(items)
+def _checked_ruleset(values: RulesetFields) -> Ruleset:
+    fields = dict(zip(_FIELD_NAMES, values, strict=True))
     for name, (_default, low, high) in _INT_FIELDS.items():
         if not low <= fields[name] <= high:
             raise LogError(

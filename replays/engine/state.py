@@ -14,39 +14,80 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import EMPTY_PILE, JOKER, Card, fit_table
+from .cards import EMPTY_PILE, JOKER, Card, fit_sets_of, fit_table_of
+from .events import Collision, Event, Play, Reshuffle, SpeedCall, Stall
 from .rulesets import Ruleset
+
+
+class _Layout:
+    """Where a ruleset's deal puts each stretch of the deck, and its fit tables: worked out once per ruleset."""
+
+    __slots__ = ("draws", "fits_on", "fitting", "hands", "stacks", "starters")
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.fits_on = fit_table_of(ruleset.same_rank, ruleset.joker_on_joker)
+        self.fitting = fit_sets_of(ruleset.same_rank, ruleset.joker_on_joker)
+        hand_size, draw_size = ruleset.hand_size, ruleset.draw_size
+        # Slices of the deck. The first card dealt to a draw pile or a stack is its
+        # top, which goes last in the engine's lists: their slices run backwards.
+        hands, draws = [], []
+        position = 0
+        for _seat in range(ruleset.players):
+            hands.append(slice(position, position + hand_size))
+            position += hand_size
+            draws.append(_backwards(position, position + draw_size))
+            position += draw_size
+        self.hands: tuple[slice, ...] = tuple(hands)
+        self.draws: tuple[slice, ...] = tuple(draws)
+        self.starters = slice(position, position + ruleset.center_piles)
+        position += ruleset.center_piles
+        size = ruleset.stack_size
+        self.stacks: tuple[slice, ...] = tuple(
+            _backwards(position + stack * size, position + (stack + 1) * size) for stack in range(ruleset.stacks)
+        )
+
+
+def _backwards(start: int, end: int) -> slice:
+    """The slice that reads `deck[start:end]` from its end to its start."""
+    return slice(end - 1, start - 1 if start else None, -1)
+
+
+# Layouts by ruleset object (a game's ruleset comes from a cache, so a few objects serve
+# nearly every game); each entry holds its ruleset, so an id is never reused while listed.
+_LAYOUTS: dict[int, tuple[Ruleset, _Layout]] = {}
+_MAX_LAYOUTS = 1024
+
+
+def _layout_of(ruleset: Ruleset) -> _Layout:
+    entry = _LAYOUTS.get(id(ruleset))
+    if entry is not None and entry[0] is ruleset:
+        return entry[1]
+    layout = _Layout(ruleset)
+    if len(_LAYOUTS) < _MAX_LAYOUTS:
+        _LAYOUTS[id(ruleset)] = (ruleset, layout)
+    return layout
 
 
 class GameState:
     """Hands, draw piles, centre piles and replacement stacks of one game."""
 
-    __slots__ = ("draws", "fits_on", "hands", "piles", "ruleset", "stacks", "tops", "winner")
+    __slots__ = ("draws", "fits_on", "fitting", "hands", "piles", "ruleset", "stacks", "tops", "winner")
 
-    def __init__(self, ruleset: Ruleset, deck: Sequence[Card]) -> None:
+    def __init__(self, ruleset: Ruleset, deck: list[Card]) -> None:
         """Deal `deck` (a checked pack, first card dealt first) as spec section 4 says."""
+        layout = _layout_of(ruleset)
         self.ruleset = ruleset
         #: `fits_on[card][top]`: whether `card` may go on a pile showing `top` (the one fit rule).
-        self.fits_on = fit_table(same_rank=ruleset.same_rank, joker_on_joker=ruleset.joker_on_joker)
-        hand_size, draw_size = ruleset.hand_size, ruleset.draw_size
-        position = 0
-        self.hands: list[list[Card]] = []
-        self.draws: list[list[Card]] = []
-        for _seat in range(ruleset.players):
-            self.hands.append(list(deck[position : position + hand_size]))
-            position += hand_size
-            # The first card dealt to a draw pile is its top, so it goes last.
-            self.draws.append(list(deck[position : position + draw_size])[::-1])
-            position += draw_size
-        starters = deck[position : position + ruleset.center_piles]
-        self.piles: list[list[Card]] = [[card] for card in starters]
-        position += ruleset.center_piles
-        self.stacks: list[list[Card]] = []
-        for _stack in range(ruleset.stacks):
-            self.stacks.append(list(deck[position : position + ruleset.stack_size])[::-1])
-            position += ruleset.stack_size
+        self.fits_on = layout.fits_on
+        #: `fitting[top]`: the cards that may go on a pile showing `top` (the same rule, by pile).
+        self.fitting = layout.fitting
+        cut = deck.__getitem__
+        self.hands: list[list[Card]] = list(map(cut, layout.hands))
+        self.draws: list[list[Card]] = list(map(cut, layout.draws))
         #: The card each centre pile shows, `EMPTY_PILE` for an empty one.
-        self.tops: list[Card] = list(starters)
+        self.tops: list[Card] = deck[layout.starters]
+        self.piles: list[list[Card]] = list(map(list, zip(self.tops)))
+        self.stacks: list[list[Card]] = list(map(cut, layout.stacks))
         self.winner: int | None = None
 
     # -- reading -------------------------------------------------------------
@@ -75,28 +116,23 @@ class GameState:
     def can_move(self, seat: int) -> bool:
         """Whether some one-card play by `seat` would be legal (spec section 5)."""
         hand = self.hands[seat]
-        if not hand:
-            return False
-        tops = self.tops
-        lone_joker = len(hand) == 1 and not self.draws[seat]
-        fits_on = self.fits_on
-        for card in hand:
-            if card == JOKER and lone_joker:
-                continue
-            row = fits_on[card]
-            for top in tops:
-                if row[top]:
-                    return True
-        return False
+        if not hand or (len(hand) == 1 and hand[0] == JOKER and not self.draws[seat]):
+            return False  # nothing in hand, or a lone last joker, which may never be played
+        fitting = self.fitting
+        return any(not fitting[top].isdisjoint(hand) for top in self.tops)
 
     def anyone_can_move(self) -> bool:
-        return any(self.can_move(seat) for seat in range(len(self.hands)))
+        return self.first_mover() is not None
 
     def first_mover(self) -> int | None:
-        """A seat that can move, or None; for messages."""
-        for seat in range(len(self.hands)):
-            if self.can_move(seat):
-                return seat
+        """The first seat that can move, or None: `can_move` for each seat, in one loop (every stall asks)."""
+        fitting, tops, draws = self.fitting, self.tops, self.draws
+        for seat, hand in enumerate(self.hands):
+            if not hand or (len(hand) == 1 and hand[0] == JOKER and not draws[seat]):
+                continue
+            for top in tops:
+                if not fitting[top].isdisjoint(hand):
+                    return seat
         return None
 
     def is_dead(self) -> bool:
@@ -129,6 +165,25 @@ class GameState:
         return len(self.hands[seat]) + len(self.draws[seat])
 
     # -- moves (legality already checked) ------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Make the move of an event the verifier has checked (python-chess's `push`)."""
+        if type(event) is Play:
+            if len(event.cards) == 1:
+                self.play_card(event.seat, event.cards[0], event.pile)
+            else:
+                self.play(event.seat, event.cards, event.pile)
+        elif type(event) is Stall:
+            if event.piles is None:
+                self.flip_stacks()
+            else:
+                self.flip_draw_piles(event.piles)
+        elif type(event) is Reshuffle:
+            self.reshuffle(event.order)
+        elif type(event) is SpeedCall:
+            self.winner = event.seat
+        else:
+            assert type(event) is Collision  # nothing moves: the card is taken back
 
     def play(self, seat: int, cards: Sequence[Card], pile: int) -> None:
         """Put a run of `cards` from `seat`'s hand on `pile` in order, then refill the hand once."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .errors import ErrorCode
 
@@ -57,6 +57,12 @@ class Step:
         }
 
 
+class StepSource(Protocol):
+    """What a verdict builds its steps from, the first time they are read."""
+
+    def steps(self) -> tuple[Step, ...]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of verifying one log.
@@ -66,7 +72,10 @@ class Verdict:
     `winner` is the winning seat of a valid, won game (None otherwise);
     `players` the log's names per seat when the document got that far;
     `steps` the table after the deal and after every event that passed, only
-    when they were asked for.
+    when they were asked for. The verifier keeps the typed events that passed
+    and the `Step` objects are built from them the first time `steps` is read
+    (then kept), so asking for steps costs little more than plain verification
+    until they are used.
 
     `cards_left` is, for a valid log (won or deadlocked), each seat's cards
     still to get rid of after the last event: hand plus draw pile, the same
@@ -79,8 +88,16 @@ class Verdict:
     message: str
     winner: int | None
     players: tuple[str, ...] | None = None
-    steps: tuple[Step, ...] | None = None
     cards_left: tuple[int, ...] | None = None
+    #: The steps, or what builds them (see `steps`); None when they were not asked for.
+    step_source: tuple[Step, ...] | StepSource | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def steps(self) -> tuple[Step, ...] | None:
+        source = self.step_source
+        if source is None or isinstance(source, tuple):
+            return source
+        return source.steps()
 
     @property
     def valid(self) -> bool:

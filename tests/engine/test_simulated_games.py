@@ -156,3 +156,12 @@ def test_simulated_games_show_every_kind_of_event() -> None:
             seen.update("deadlock" for _ in [document["result"]] if "deadlock" in document["result"])
     for kind in ("play", "collision", "stall", "reshuffle", "speed", "run", "deadlock"):
         assert seen[kind] > 0, kind
+
+
+def test_steps_are_built_once_when_first_read() -> None:
+    document = simulate("speed", seed=3)
+    verdict = verify_document(document, steps=True)
+    first = verdict.steps
+    assert first is not None and len(first) == len(document["events"]) + 1
+    assert verdict.steps is first
+    assert verify_document(document).steps is None
