@@ -83,11 +83,17 @@ class LogVerdict(models.Model):
 
 
 class ReplaySteps(models.Model):
-    """The per-step table state of a log, computed once per engine version on first view."""
+    """The per-step table state of a log, computed once per engine version on first view.
+
+    Kept in the compact form of `replays.compact` (`speed-steps/1`): `steps`
+    holds one integer row per step, `legend` the card names, the texts and the
+    table's layout. A row kept in an older form (no legend) is recomputed.
+    """
 
     log = models.OneToOneField(MatchLog, on_delete=models.CASCADE, related_name="replay_steps")
     engine_version = models.CharField(max_length=32)
     steps = models.JSONField()
+    legend = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now=True)
 
     class Meta:

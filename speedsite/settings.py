@@ -159,6 +159,8 @@ SPECTACULAR_SETTINGS = {
 # 2 MB leaves room for four-way two-deck marathons and rejects abuse.
 SPEED_LOG_MAX_BYTES = int(os.environ.get("SPEED_LOG_MAX_BYTES", str(2 * 1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = SPEED_LOG_MAX_BYTES + 64 * 1024
+# Most events in one log (a long game has ~50); more is refused with 413 (replays.services.submission).
+SPEED_LOG_MAX_EVENTS = int(os.environ.get("SPEED_LOG_MAX_EVENTS", "5000"))
 
 # Celery: without a broker configured, tasks run in-process (the embedded
 # default); with CELERY_BROKER_URL they go to the workers.

@@ -1,7 +1,10 @@
-"""What the replay viewer is given: the engine's steps, shaped for the template and the script.
+"""What the replay viewer is given: the log's steps in their compact form, shaped for the template and the script.
 
-Pure presentation over data the replays app already computed (`Step.to_dict()`
-per step); nothing here judges a log.
+Pure presentation over data the replays app already computed (the compact
+steps of `replays.compact`); nothing here judges a log. The page carries the
+first chunk of steps (and the transcript of that chunk); the script fetches
+the others from `/api/logs/{id}/steps/compact/` as the viewer reaches them, so
+a long log's page stays small whatever its length.
 """
 
 from __future__ import annotations
@@ -10,7 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode
+
 from .charts import Chart, line_chart
+
+#: Steps in the page and in each chunk the script fetches: a long game's whole replay (~50
+#: events) is in the page; a 5,000-event log comes in 25 chunks of a few KB each.
+CHUNK_STEPS = 200
+#: The chart is an overview: beyond this many steps it draws an evenly spaced sample of them.
+CHART_POINTS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,17 +37,24 @@ class Replay:
 
     data: dict[str, Any]  # embedded with json_script and read by static/js/replay.js
     chart: Chart | None
-    transcript: tuple[TranscriptLine, ...]
+    transcript: tuple[TranscriptLine, ...]  # the first chunk's lines; the script shows the others
     players: tuple[str, ...]
     status: str
     code: str
     event: int | None
     message: str
     fail_step: int | None
+    total_steps: int
+    first: Mapping[str, Any] | None  # the deal, as the engine's `Step.to_dict()`
 
     @property
     def rejected(self) -> bool:
         return self.status in {"rejected", "failed"}
+
+    @property
+    def result_mismatch(self) -> bool:
+        """Every event passed, and the result the log claims does not follow from them."""
+        return self.code == "result_mismatch"
 
     @property
     def winner_name(self) -> str | None:
@@ -47,12 +65,24 @@ class Replay:
 
     @property
     def last_step(self) -> int:
-        return max(len(self.data["steps"]) - 1, 0)
+        return max(self.total_steps - 1, 0)
+
+    @property
+    def more_lines(self) -> bool:
+        """Whether the transcript in the page stops before the last step (the script shows the rest)."""
+        return len(self.transcript) < self.total_steps
+
+
+def _sample(values: Sequence[int], points: int) -> list[int]:
+    if len(values) <= points:
+        return list(values)
+    last = len(values) - 1
+    return [values[round(k * last / (points - 1))] for k in range(points)]
 
 
 def build_replay(
     *,
-    steps: Sequence[Mapping[str, Any]],
+    steps: CompactSteps | Sequence[Mapping[str, Any]],
     players: Sequence[str],
     pack: int | None,
     status: str,
@@ -61,22 +91,27 @@ def build_replay(
     message: str = "",
     winner_seat: int | None = None,
 ) -> Replay:
-    """Shape one log's steps for the viewer.
+    """Shape one log's steps for the viewer: the compact steps kept for it (or the engine's step dicts).
 
     For a rejected log the steps stop at the table just before the failing
     event, so the last step is where the viewer shows what went wrong.
     """
-    steps = [dict(step) for step in steps]
-    if pack is None and steps:
+    compact = steps if isinstance(steps, CompactSteps) else encode([dict(step) for step in steps])
+    total = len(compact)
+    first_chunk = chunk(compact, start=0, count=CHUNK_STEPS)
+    shown = decode(compact, 0, CHUNK_STEPS)
+    first = shown[0] if shown else None
+    if pack is None and first is not None:
         # Every card is dealt at step 0, so its total is the pack.
-        pack = int(steps[0]["total"])
+        pack = int(first["total"])
     rejected = status in {"rejected", "failed"}
-    fail_step = len(steps) - 1 if rejected and steps else None
-    names = tuple(players) or tuple(f"Seat {seat}" for seat in range(len(steps[0]["hands"]) if steps else 0))
+    fail_step = total - 1 if rejected and total else None
+    seats = compact.legend["seats"]
+    names = tuple(players) or tuple(f"Seat {seat}" for seat in range(seats))
 
     chart = None
-    if steps:
-        per_seat = [[step["cards_left"][seat] for step in steps] for seat in range(len(names))]
+    if total:
+        per_seat = [_sample(values, CHART_POINTS) for values in cards_left_series(compact)]
         chart = line_chart(
             list(zip(names, per_seat, strict=True)),
             width=640,
@@ -88,12 +123,14 @@ def build_replay(
 
     transcript = tuple(
         TranscriptLine(index, str(step["description"]), failing=index == fail_step and event is not None)
-        for index, step in enumerate(steps)
+        for index, step in enumerate(shown)
     )
-    data = {
+    data: dict[str, Any] = {
         "players": list(names),
         "pack": pack,
-        "steps": steps,
+        "total": total,
+        "chunkSize": CHUNK_STEPS,
+        "chunk": first_chunk,
         "verdict": {
             "status": status,
             "code": code,
@@ -111,7 +148,8 @@ def build_replay(
             "height": chart.plot_height,
             "yMin": chart.y_min,
             "yMax": chart.y_max,
-            "count": chart.count,
+            # The marker moves over every step, whatever the sample the lines are drawn from.
+            "count": total,
         }
     return Replay(
         data=data,
@@ -123,4 +161,6 @@ def build_replay(
         event=event,
         message=message,
         fail_step=fail_step,
+        total_steps=total,
+        first=first,
     )

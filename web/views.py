@@ -18,7 +18,8 @@ from matches.models import Game, Match
 from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list, user_player
 from matches.services import game_confirm, game_dispute_claim
 from replays.models import MatchLog
-from replays.services import log_steps_build, log_submit
+from replays.compact import CompactSteps
+from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError, Invalid
 from tournaments.formats import format_for
 from tournaments.generators import Bracket, advance
@@ -338,9 +339,9 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
     if log is None:
         raise Http404("No such log")
     error = ""
-    steps: list[dict[str, object]] = []
+    steps: CompactSteps | list[dict[str, object]] = []
     try:
-        steps = list(log_steps_build(log=log).steps)
+        steps = replay_compact(log_steps_build(log=log))
     except ApplicationError as exc:
         error = exc.message
     match = log.game.match

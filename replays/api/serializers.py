@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from replays.models import MatchLog, ReplaySteps
+from replays.models import MatchLog
 
 
 class LogSubmissionOutput(serializers.ModelSerializer):
@@ -57,22 +57,67 @@ class LogOutput(serializers.ModelSerializer):
         return log.engine_version or None
 
 
-class StepsOutput(serializers.ModelSerializer):
-    log = serializers.IntegerField(source="log_id")
-    status = serializers.CharField(source="log.status")
-    code = serializers.SerializerMethodField()
-    event = serializers.IntegerField(source="log.event", allow_null=True)
+class StepsOutput(serializers.Serializer):
+    log = serializers.IntegerField()
+    status = serializers.CharField()
+    code = serializers.CharField(allow_null=True)
+    event = serializers.IntegerField(allow_null=True)
+    engine_version = serializers.CharField()
+    count = serializers.IntegerField(
+        help_text="How many steps the log has in all (the deal and each event that passed)."
+    )
+    offset = serializers.IntegerField(help_text="The index of this page's first step.")
+    limit = serializers.IntegerField(help_text="At most this many steps per page (`?limit=`, 1 to 1,000).")
+    next = serializers.URLField(allow_null=True, help_text="The next page, or null at the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page, or null at the first.")
     steps = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The table after the deal and after every event that passed: per seat the hand "
-        "(cards and count), draw-pile count and cards left; per centre pile its count and top card; "
+        help_text="The table after the deal and after every event that passed, from `offset`: per seat the "
+        "hand (cards and count), draw-pile count and cards left; per centre pile its count and top card; "
         "per replacement stack its count; the total (always the pack size); the event in words.",
     )
 
-    class Meta:
-        model = ReplaySteps
-        fields = ["log", "status", "code", "event", "engine_version", "steps"]
 
-    @extend_schema_field(OpenApiTypes.STR)
-    def get_code(self, replay: ReplaySteps) -> str | None:
-        return replay.log.code or None
+class CompactStepsOutput(serializers.Serializer):
+    """A chunk of steps in the compact form (`speed-steps/1`, documented in `replays/compact.py`)."""
+
+    log = serializers.IntegerField()
+    status = serializers.CharField()
+    code = serializers.CharField(allow_null=True)
+    event = serializers.IntegerField(allow_null=True)
+    engine_version = serializers.CharField()
+    format = serializers.CharField(help_text='Always "speed-steps/1".')
+    total = serializers.IntegerField(help_text="How many steps the log has in all.")
+    count = serializers.IntegerField(help_text="How many rows this chunk holds.")
+    seats = serializers.IntegerField()
+    piles = serializers.IntegerField()
+    stacks = serializers.IntegerField()
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="The card legend: a row's card id `n` is `cards[n]` (-1: none)."
+    )
+    texts = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='The events in words: text id `k >= 0` reads `texts[k] + ", " + m:ss.s of t`; '
+        "`k < 0` reads `texts[-k - 1]`.",
+    )
+    base = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The table of step `from - 1` (null when `from` is 0): `[t, *fixed, n, *hand, ...]` with "
+        "`fixed` = draws per seat, count per pile, top card id per pile (-1 empty), count per stack, then each "
+        "seat's hand as its length and its card ids.",
+    )
+    rows = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="One row per step from `from`: `[t, text, kind, *move, *changes]`. `t` is absolute in the "
+        "log's first row, else the difference from the row before. `kind`: 0 deal, 1 play (then seat, pile, "
+        "card), 2 collision (seat, pile, card taken back), 3 stall, 4 reshuffle, 5 speed (seat), -1 unknown. "
+        "`changes`: pairs `position, value` into the fixed vector, and `F + seat, n, *cards` for a seat's "
+        "whole hand (F = seats + 2 * piles + stacks). A step's event index is its own index minus one.",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # `from` is a Python keyword: declared here rather than as a class attribute.
+        fields["from"] = serializers.IntegerField(help_text="The index of this chunk's first step.")
+        return fields

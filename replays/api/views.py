@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpResponse
 from django.http.request import RawPostDataException
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -16,10 +18,12 @@ from rest_framework.views import APIView
 
 from matches.api.views import get_game_or_404
 from replays import selectors, services
+from replays.compact import CompactSteps, chunk, decode
+from replays.engine import ENGINE_VERSION
 from replays.models import MatchLog
 from speedsite.errors import Invalid, NotFound, TooLarge
 
-from .serializers import LogOutput, LogSubmissionOutput, StepsOutput
+from .serializers import CompactStepsOutput, LogOutput, LogSubmissionOutput, StepsOutput
 
 
 def _get_log_or_404(log_id: int) -> MatchLog:
@@ -91,13 +95,102 @@ class LogDetailApi(APIView):
         return Response(LogOutput(_get_log_or_404(log_id)).data)
 
 
+#: Steps per response: a page of `/steps/` or a chunk of `/steps/compact/` unless asked for fewer.
+STEPS_PER_PAGE = 500
+STEPS_PER_PAGE_MAX = 1000
+
+
+def _query_int(request: Request, name: str, default: int, *, low: int, high: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(f"`{name}` must be a whole number, not {raw!r}.", extra={"field": name}) from None
+    if value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise Invalid(f"`{name}` must be {bounds}, not {value}.", extra={"field": name})
+    return value
+
+
+def _log_replay(log_id: int) -> tuple[MatchLog, CompactSteps]:
+    log = selectors.log_get_with_data(log_id=log_id)
+    if log is None:
+        raise NotFound(f"There is no log {log_id}.")
+    return log, services.replay_compact(services.log_steps_build(log=log))
+
+
+def _verdict_fields(log: MatchLog) -> dict[str, Any]:
+    return {
+        "log": log.pk,
+        "status": log.status,
+        "code": log.code or None,
+        "event": log.event,
+        "engine_version": ENGINE_VERSION,
+    }
+
+
+_PAGE_PARAMETERS = [
+    OpenApiParameter("offset", int, description="The first step to return (default 0)."),
+    OpenApiParameter(
+        "limit", int, description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX})."
+    ),
+]
+
+
 class LogStepsApi(APIView):
-    @extend_schema(responses=StepsOutput)
+    @extend_schema(
+        parameters=_PAGE_PARAMETERS,
+        responses=StepsOutput,
+        description=(
+            "The table after the deal and after each event that passed, one page of steps at a time "
+            f"(`?offset=&limit=`, {STEPS_PER_PAGE} steps by default, {STEPS_PER_PAGE_MAX} at most; follow `next`). "
+            "The same steps in a form about twenty times smaller: `/api/logs/{id}/steps/compact/`."
+        ),
+    )
     def get(self, request: Request, log_id: int) -> Response:
-        log = selectors.log_get_with_data(log_id=log_id)
-        if log is None:
-            raise NotFound(f"There is no log {log_id}.")
-        return Response(StepsOutput(services.log_steps_build(log=log)).data)
+        offset = _query_int(request, "offset", 0, low=0)
+        limit = _query_int(request, "limit", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        log, compact = _log_replay(log_id)
+        count = len(compact)
+        url = request.build_absolute_uri(request.path)
+        after = offset + limit
+        return Response(
+            {
+                **_verdict_fields(log),
+                "count": count,
+                "offset": offset,
+                "limit": limit,
+                "next": f"{url}?offset={after}&limit={limit}" if after < count else None,
+                "previous": f"{url}?offset={max(offset - limit, 0)}&limit={limit}" if offset > 0 else None,
+                "steps": decode(compact, offset, after),
+            }
+        )
+
+
+class LogCompactStepsApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", int, description="The first step of the chunk (default 0)."),
+            OpenApiParameter(
+                "count",
+                int,
+                description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX}).",
+            ),
+        ],
+        responses=CompactStepsOutput,
+        description=(
+            "A chunk of the replay's steps in the compact form `speed-steps/1` (integer rows, cards as ids "
+            "into a legend, each row only what changed since the step before): what the replay viewer loads. "
+            "Each chunk reads on its own: `base` is the table just before its first step."
+        ),
+    )
+    def get(self, request: Request, log_id: int) -> Response:
+        start = _query_int(request, "from", 0, low=0)
+        count = _query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        log, compact = _log_replay(log_id)
+        return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
 
 
 class LogDocumentApi(APIView):

@@ -7,8 +7,8 @@
 """
 
 from .reverification import logs_enqueue_verification
-from .steps import log_steps_build
+from .steps import log_steps_build, replay_compact
 from .submission import log_submit
 from .verification import log_verify
 
-__all__ = ["log_steps_build", "log_submit", "log_verify", "logs_enqueue_verification"]
+__all__ = ["log_steps_build", "log_submit", "log_verify", "logs_enqueue_verification", "replay_compact"]

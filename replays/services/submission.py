@@ -41,6 +41,22 @@ def _parse_document(data: bytes) -> Any:
             ) from first_error
 
 
+#: The most events a log may hold unless `settings.SPEED_LOG_MAX_EVENTS` says otherwise: a hundred
+#: times a long game (~50 events). The replay shows every one of them; beyond this it is abuse.
+DEFAULT_MAX_EVENTS = 5_000
+
+
+def _check_event_count(document: dict[str, Any]) -> None:
+    """Refuse a log with more events than the limit: counted on the parsed list, before anything is stored."""
+    events = document.get("events")
+    limit = getattr(settings, "SPEED_LOG_MAX_EVENTS", DEFAULT_MAX_EVENTS)
+    if isinstance(events, list) and len(events) > limit:
+        raise TooLarge(
+            f"The log has {len(events)} events; the limit is {limit} events (settings.SPEED_LOG_MAX_EVENTS).",
+            extra={"field": "events", "events": len(events), "limit": limit},
+        )
+
+
 def _check_players(document: dict[str, Any], match: Match) -> None:
     names = document.get("players")
     handles = [match.player_one.handle, match.player_two.handle]
@@ -114,6 +130,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
             "send the speed-log/1 log object itself."
         )
+    _check_event_count(document)
     require_match_live(match)
     if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")

@@ -1,8 +1,13 @@
 /* The replay viewer: draws one step of a verified (or rejected) game from the
-   engine's steps, embedded in the page by json_script as #replay-data.
+   engine's steps in their compact form (`speed-steps/1`, replays/compact.py).
 
-   Plain script, no framework. Every step is drawn from its own data (never by
-   applying differences), so jumping anywhere is as cheap as stepping. */
+   The page embeds the first chunk of steps (#replay-data, by json_script); the
+   others are fetched from the compact steps endpoint when the viewer reaches
+   them, so a 5,000-event log costs a few KB at a time. A chunk is decoded once
+   into whole tables, and every step is drawn from its own table (never by
+   applying differences on screen), so jumping anywhere is as cheap as stepping.
+
+   Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
   "use strict";
 
@@ -11,16 +16,22 @@
   if (!root || !dataNode) return;
 
   var data = JSON.parse(dataNode.textContent);
-  var steps = data.steps || [];
-  if (!steps.length) return;
+  var total = data.total || 0;
+  if (!total) return;
   var players = data.players || [];
-  var last = steps.length - 1;
+  var last = total - 1;
   var failStep = data.failStep;
+  var chunkSize = data.chunkSize;
+  var urlNode = root.querySelector('[data-role="steps-url"]');
+  var stepsUrl = urlNode ? urlNode.dataset.url : null;
 
   var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   var SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   var RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
   var COURT = { J: true, Q: true, K: true };
+  // Row kinds of the compact form, and how many integers of move follow each.
+  var PLAY = 1, COLLISION = 2, STALL = 3, RESHUFFLE = 4, SPEED = 5;
+  var MOVE_LENGTH = { 0: 0, 1: 3, 2: 3, 3: 0, 4: 0, 5: 1, "-1": 0 };
 
   function $(role) { return root.querySelector('[data-role="' + role + '"]'); }
   function el(tag, cls, text) {
@@ -28,12 +39,6 @@
     if (cls) node.className = cls;
     if (text !== undefined && text !== null) node.textContent = text;
     return node;
-  }
-
-  function cardText(card) {
-    if (!card) return "—";
-    if (card === "JK") return "JK";
-    return card.slice(0, -1) + (SUITS[card.slice(-1)] || card.slice(-1));
   }
 
   function cardLabel(card) {
@@ -94,14 +99,140 @@
     return pile;
   }
 
+  // `m:ss.s` exactly as the engine writes it (Python's `f"{millis / 1000:04.1f}"`), because each
+  // event's words end with it and the compact form does not send that part. toFixed rounds the
+  // same double the same way except at an exact half (x.x25 s, x.x75 s), where Python rounds to even.
   function clock(t) {
     t = Math.max(t || 0, 0);
     var minutes = Math.floor(t / 60000);
-    var seconds = (t % 60000) / 1000;
-    return minutes + ":" + (seconds < 10 ? "0" : "") + seconds.toFixed(1);
+    var millis = t % 60000;
+    var seconds;
+    if (millis % 500 === 250) {
+      var tenths = Math.floor(millis / 100);
+      if (tenths % 2) tenths += 1;
+      seconds = (tenths / 10).toFixed(1);
+    } else {
+      seconds = (millis / 1000).toFixed(1);
+    }
+    return minutes + ":" + (seconds.length < 4 ? "0" : "") + seconds;
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
+
+  // ---------- The compact steps: one chunk into whole tables ----------
+
+  function decodeChunk(chunk) {
+    var S = chunk.seats, P = chunk.piles, K = chunk.stacks, F = S + 2 * P + K;
+    var names = chunk.cards;
+    var fixed = [], hands = [], t = 0, at, seat;
+    for (at = 0; at < F; at++) fixed.push(0);
+    for (seat = 0; seat < S; seat++) hands.push([]);
+    if (chunk.base) {
+      t = chunk.base[0];
+      fixed = chunk.base.slice(1, 1 + F);
+      at = 1 + F;
+      for (seat = 0; seat < S; seat++) {
+        var n = chunk.base[at];
+        hands[seat] = chunk.base.slice(at + 1, at + 1 + n);
+        at += 1 + n;
+      }
+    }
+    function name(id) { return id >= 0 ? names[id] : null; }
+    return chunk.rows.map(function (row, offset) {
+      t = !chunk.base && offset === 0 ? row[0] : t + row[0];
+      var kind = row[2];
+      var move = { kind: kind, seat: -1, pile: -1, card: null };
+      if (kind === PLAY || kind === COLLISION) { move.seat = row[3]; move.pile = row[4]; move.card = name(row[5]); }
+      if (kind === SPEED) move.seat = row[3];
+      var changed = {}, handChanged = {};
+      fixed = fixed.slice();
+      hands = hands.slice();
+      var i = 3 + (MOVE_LENGTH[kind] || 0);
+      while (i < row.length) {
+        var position = row[i];
+        if (position < F) {
+          fixed[position] = row[i + 1];
+          changed[position] = true;
+          i += 2;
+        } else {
+          var count = row[i + 1];
+          hands[position - F] = row.slice(i + 2, i + 2 + count);
+          handChanged[position - F] = true;
+          i += 2 + count;
+        }
+      }
+      var text = row[1];
+      var draws = fixed.slice(0, S);
+      var handCards = hands.map(function (hand) { return hand.map(name); });
+      var handCounts = handCards.map(function (hand) { return hand.length; });
+      function changedIn(from, length) {
+        var out = [];
+        for (var j = 0; j < length; j++) out.push(!!changed[from + j]);
+        return out;
+      }
+      return {
+        t: t,
+        description: text >= 0 ? chunk.texts[text] + ", " + clock(t) : chunk.texts[-text - 1],
+        hand_cards: handCards,
+        hands: handCounts,
+        draws: draws,
+        piles: fixed.slice(S, S + P),
+        pile_tops: fixed.slice(S + P, S + 2 * P).map(name),
+        stacks: fixed.slice(S + 2 * P, F),
+        cards_left: handCounts.map(function (count, s) { return count + draws[s]; }),
+        move: move,
+        changed: {
+          draws: changedIn(0, S),
+          piles: changedIn(S, P),
+          tops: changedIn(S + P, P),
+          stacks: changedIn(S + 2 * P, K),
+          hands: handCards.map(function (_, s) { return !!handChanged[s]; }),
+        },
+      };
+    });
+  }
+
+  var chunks = {};
+  var waiting = {};
+  chunks[0] = decodeChunk(data.chunk);
+
+  function loadedCount() { return Object.keys(chunks).length; }
+
+  // Runs `done` once chunk `k` is decoded: at once when it is, else after fetching it.
+  function withChunk(k, done) {
+    if (chunks[k]) { done(); return; }
+    if (waiting[k]) { waiting[k].push(done); return; }
+    waiting[k] = [done];
+    root.dataset.loading = "true";
+    fetch(stepsUrl + "?from=" + k * chunkSize + "&count=" + chunkSize, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (chunk) {
+        chunks[k] = decodeChunk(chunk);
+        var callbacks = waiting[k];
+        delete waiting[k];
+        root.dataset.chunks = String(loadedCount());
+        if (!Object.keys(waiting).length) root.dataset.loading = "false";
+        callbacks.forEach(function (callback) { callback(); });
+      })
+      .catch(function (error) {
+        delete waiting[k];
+        root.dataset.loading = "false";
+        pause();
+        description.textContent = "These steps could not be loaded (" + error.message + "): try again in a moment.";
+      });
+  }
+
+  function stepAt(i) {
+    var part = chunks[Math.floor(i / chunkSize)];
+    return part ? part[i % chunkSize] : null;
+  }
 
   // ---------- Drawing one step ----------
 
@@ -120,6 +251,7 @@
   var dots = root.querySelectorAll('[data-role="chart-dot"]');
   var legendCounts = root.querySelectorAll('[data-role="legend-count"]');
   var transcript = $("transcript");
+  var transcriptMore = $("transcript-more");
   var chart = data.chart;
 
   // Seats split around the centre: the later half across the table, the first half nearest the viewer.
@@ -129,7 +261,13 @@
   players.forEach(function (_, seat) { (seat >= half ? topSeats : bottomSeats).push(seat); });
   if (players.length === 2) { topSeats = [1]; bottomSeats = [0]; }
 
+  function mark(node, cls) {
+    node.classList.add(cls);
+    node.dataset.highlight = cls.replace("is-", "");
+  }
+
   function drawSeat(step, seat) {
+    var move = step.move;
     var box = el("section", "seat");
     box.dataset.seat = String(seat);
     box.setAttribute("aria-label", players[seat]);
@@ -150,14 +288,25 @@
     head.appendChild(left);
     box.appendChild(head);
 
-    box.appendChild(faceDownPile(step.draws[seat], "Draw pile", "draw"));
+    var draw = faceDownPile(step.draws[seat], "Draw pile", "draw");
+    // A stall in California Speed flips each draw pile's top card onto the centre.
+    if ((move.kind === STALL || move.kind === RESHUFFLE) && step.changed.draws[seat]) mark(draw, "is-source");
+    box.appendChild(draw);
     var hand = el("div", "hand");
     hand.dataset.role = "hand";
     hand.setAttribute("aria-label", players[seat] + "'s hand, " + plural(step.hand_cards[seat].length, "card"));
     hand.setAttribute("role", "list");
+    var mine = (move.kind === PLAY || move.kind === COLLISION) && move.seat === seat;
+    if (mine) mark(hand, "is-source");
     if (!step.hand_cards[seat].length) hand.appendChild(el("span", "hand__empty", "No cards in hand"));
+    var bounced = false;
     step.hand_cards[seat].forEach(function (card) {
       var node = cardNode(card);
+      // A collision moves nothing: its card goes back to the hand it came from; show which.
+      if (mine && move.kind === COLLISION && !bounced && card === move.card) {
+        mark(node, "is-bounced");
+        bounced = true;
+      }
       var item = el("span");
       item.setAttribute("role", "listitem");
       item.appendChild(node);
@@ -167,15 +316,20 @@
     return box;
   }
 
-  function drawCentre(step, previous) {
+  function drawCentre(step, forward) {
+    var move = step.move;
+    var flips = move.kind === STALL || move.kind === RESHUFFLE;
     centre.textContent = "";
     step.piles.forEach(function (count, pile) {
       var group = el("div", "centre__group");
       if (step.stacks.length > pile) {
-        group.appendChild(faceDownPile(step.stacks[pile], "Stack " + pile, "stack"));
+        var stack = faceDownPile(step.stacks[pile], "Stack " + pile, "stack");
+        if (flips && step.changed.stacks[pile]) mark(stack, "is-source");
+        group.appendChild(stack);
       }
       var box = el("div", "pile pile--centre");
       box.dataset.role = "pile";
+      box.dataset.pile = String(pile);
       box.dataset.count = String(count);
       var holder = el("div", "pile__stack");
       var top = step.pile_tops[pile];
@@ -188,9 +342,16 @@
         card.setAttribute("role", "img");
         card.setAttribute("aria-label", "Pile " + pile + ": empty");
       }
-      if (previous && (previous.piles[pile] !== count || previous.pile_tops[pile] !== top)) {
-        card.classList.add("pcard--changed", "pcard--new");
+      var played = move.kind === PLAY && move.pile === pile;
+      var flipped = flips && (step.changed.tops[pile] || step.changed.piles[pile]);
+      if (played || flipped) {
+        mark(box, "is-target");
+        if (top) {
+          mark(card, "is-moved");
+          if (forward) card.classList.add("pcard--new");
+        }
       }
+      if (move.kind === COLLISION && move.pile === pile) mark(box, "is-target");
       holder.appendChild(card);
       var badge = el("span", "pile__count", String(count));
       badge.setAttribute("aria-hidden", "true");
@@ -211,8 +372,6 @@
     return tr;
   }
 
-  function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
-
   function drawCounts(step) {
     countsBody.textContent = "";
     players.forEach(function (name, seat) {
@@ -223,20 +382,20 @@
     if (step.stacks.length) {
       countsBody.appendChild(countRow("Replacement stacks (" + step.stacks.join(" + ") + ")", sum(step.stacks)));
     }
-    // Recount here rather than trusting `total`, so the check means something.
+    // Count every place of the table at this step against the ruleset's pack: the check means something.
     var counted = sum(step.hands) + sum(step.draws) + sum(step.piles) + sum(step.stacks);
     totalNode.textContent = String(counted);
-    var ok = counted === data.pack && step.total === counted;
+    var ok = counted === data.pack;
     packCheck.textContent = "";
-    var mark = el("span", ok ? "ok" : "bad", data.pack + (ok ? " ✓" : " ✗"));
-    mark.dataset.role = "pack";
-    mark.setAttribute("aria-label", ok ? "equals the pack of " + data.pack : "does not equal the pack of " + data.pack);
-    packCheck.appendChild(mark);
+    var markNode = el("span", ok ? "ok" : "bad", data.pack + (ok ? " ✓" : " ✗"));
+    markNode.dataset.role = "pack";
+    markNode.setAttribute("aria-label", ok ? "equals the pack of " + data.pack : "does not equal the pack of " + data.pack);
+    packCheck.appendChild(markNode);
   }
 
-  function drawChart(index, step) {
+  function drawChart(i, step) {
     if (!chart || !marker) return;
-    var x = chart.count > 1 ? chart.left + (chart.width * index) / (chart.count - 1) : chart.left;
+    var x = chart.count > 1 ? chart.left + (chart.width * i) / (chart.count - 1) : chart.left;
     marker.setAttribute("x1", x);
     marker.setAttribute("x2", x);
     var span = chart.yMax - chart.yMin || 1;
@@ -250,40 +409,76 @@
     });
   }
 
+  // ---------- The event list: the lines of the chunk being shown ----------
+
+  var transcriptChunk = 0; // the server drew the first chunk's lines
+
+  function drawTranscriptChunk(k) {
+    var part = chunks[k];
+    var first = k * chunkSize;
+    transcript.textContent = "";
+    transcript.setAttribute("start", String(first));
+    part.forEach(function (step, offset) {
+      var i = first + offset;
+      var li = el("li");
+      li.id = "replay-step-" + i;
+      var failing = i === failStep && data.verdict.event !== null;
+      if (failing) li.className = "is-fail";
+      var link = el("a", null, step.description);
+      link.href = "#step=" + i;
+      li.appendChild(link);
+      transcript.appendChild(li);
+    });
+    if (first + part.length - 1 === last && failStep !== null && failStep !== undefined && data.verdict.event !== null) {
+      var fail = el("li", "is-fail");
+      fail.value = last + 1;
+      fail.dataset.role = "fail-line";
+      fail.appendChild(el("span", null, "Event " + data.verdict.event + ": " + data.verdict.code + " (rejected)"));
+      transcript.appendChild(fail);
+    }
+    if (transcriptMore) {
+      transcriptMore.textContent = "Steps " + first + " to " + (first + part.length - 1) + " of " + last + ": the list follows the replay.";
+    }
+    transcriptChunk = k;
+    currentItem = null;
+  }
+
   var currentItem = null;
-  function drawTranscript(index) {
+  function drawTranscript(i) {
     if (!transcript) return;
+    var k = Math.floor(i / chunkSize);
+    if (k !== transcriptChunk) drawTranscriptChunk(k);
     if (currentItem) currentItem.classList.remove("is-current");
-    currentItem = document.getElementById("replay-step-" + index);
+    transcript.querySelectorAll('[aria-current="step"]').forEach(function (a) { a.removeAttribute("aria-current"); });
+    currentItem = document.getElementById("replay-step-" + i);
     if (!currentItem) return;
     currentItem.classList.add("is-current");
     var link = currentItem.querySelector("a");
-    if (link) {
-      transcript.querySelectorAll('[aria-current="step"]').forEach(function (a) { a.removeAttribute("aria-current"); });
-      link.setAttribute("aria-current", "step");
-    }
-    // Keep the current line visible inside the list without scrolling the page.
+    if (link) link.setAttribute("aria-current", "step");
+    // Keep the current line visible inside the list, moving only the list: the page stays where it is.
     var top = currentItem.offsetTop - transcript.offsetTop;
     if (top < transcript.scrollTop || top > transcript.scrollTop + transcript.clientHeight - currentItem.offsetHeight) {
       transcript.scrollTop = Math.max(top - transcript.clientHeight / 2, 0);
     }
   }
 
-  var index = -1;
+  // ---------- Moving: any step, once its chunk is here ----------
 
-  function show(target, options) {
-    target = Math.max(0, Math.min(last, target | 0));
-    var previous = index >= 0 && Math.abs(target - index) === 1 ? steps[Math.min(target, index)] : null;
-    // Only the forward move highlights a changed pile; stepping back shows the table as it was.
-    if (target < index) previous = null;
+  var index = -1;
+  var wanted = 0;
+
+  function clamp(i) { return Math.max(0, Math.min(last, i | 0)); }
+
+  function draw(target, options) {
+    var forward = index >= 0 && target === index + 1;
     index = target;
-    var step = steps[index];
+    var step = stepAt(index);
 
     seatsTop.textContent = "";
     seatsBottom.textContent = "";
     topSeats.forEach(function (seat) { seatsTop.appendChild(drawSeat(step, seat)); });
     bottomSeats.forEach(function (seat) { seatsBottom.appendChild(drawSeat(step, seat)); });
-    drawCentre(step, previous);
+    drawCentre(step, forward);
     drawCounts(step);
     drawChart(index, step);
     drawTranscript(index);
@@ -307,6 +502,20 @@
 
     if (!options || options.hash !== false) writeHash(index);
     root.dataset.step = String(index);
+  }
+
+  // Shows step `target` (clamped), at once when its chunk is here, else once fetched; `then` runs after.
+  function show(target, options, then) {
+    target = clamp(target);
+    wanted = target;
+    var k = Math.floor(target / chunkSize);
+    withChunk(k, function () {
+      if (wanted !== target) return; // a later move overtook this one while it loaded
+      draw(target, options);
+      // Near the end of a chunk, fetch the next one so stepping or playing on does not wait.
+      if (k * chunkSize + chunkSize <= last && target % chunkSize >= chunkSize * 0.75) withChunk(k + 1, function () {});
+      if (then) then();
+    });
   }
 
   // aria-disabled (not `disabled`) so a focused button keeps the focus at either end.
@@ -334,39 +543,52 @@
 
   window.addEventListener("hashchange", function () {
     var i = readHash();
-    if (i !== null && i !== index) {
-      pause();
-      show(i, { hash: false });
-    }
+    if (i === null) return;
+    pause();
+    var target = clamp(i);
+    // A step out of range opens the nearest one, and the address says which.
+    if (target !== i) writeHash(target);
+    if (target !== index) show(target, { hash: false });
   });
 
   // ---------- Playback ----------
 
   var timer = null;
+  var playing = false;
   var speed = $("speed");
   var playButton = root.querySelector('[data-action="play"]');
 
   function delay() {
     if (speed.value === "clock") {
       // Real time between events, but never a long wait for a long think, nor a flicker.
-      var gap = steps[Math.min(index + 1, last)].t - steps[index].t;
+      var here = stepAt(index);
+      var next = stepAt(Math.min(index + 1, last));
+      var gap = here && next ? next.t - here.t : 500;
       return Math.min(Math.max(gap, 120), 2500);
     }
     return 1000 / parseFloat(speed.value);
   }
 
+  function schedule() {
+    timer = window.setTimeout(tick, delay());
+  }
+
   function tick() {
+    timer = null;
+    if (!playing) return;
     if (index >= last) { pause(); return; }
-    show(index + 1);
-    timer = index >= last ? null : window.setTimeout(tick, delay());
-    if (!timer) pause();
+    show(index + 1, null, function () {
+      if (!playing) return;
+      if (index >= last) pause();
+      else schedule();
+    });
   }
 
   function play() {
-    if (timer) return;
-    if (index >= last) show(0);
+    if (playing) return;
     setPlaying(true);
-    timer = window.setTimeout(tick, delay());
+    if (index >= last) show(0, null, schedule);
+    else schedule();
   }
 
   function pause() {
@@ -376,6 +598,7 @@
   }
 
   function setPlaying(on) {
+    playing = on;
     root.dataset.playing = on ? "true" : "false";
     playButton.setAttribute("aria-label", on ? "Pause (space)" : "Play (space)");
     playButton.title = on ? "Pause (space)" : "Play (space)";
@@ -384,11 +607,20 @@
     playButton.querySelector('[data-icon="pause"]').toggleAttribute("hidden", !on);
   }
 
-  function toggle() { if (timer) pause(); else play(); }
+  function toggle() { if (playing) pause(); else play(); }
 
   // ---------- Input ----------
 
   root.addEventListener("click", function (event) {
+    // A line of the event list moves the viewer there and nothing else: no jump to an anchor,
+    // so the table stays where the reader has it.
+    var line = event.target.closest('[data-role="transcript"] a[href^="#step="]');
+    if (line) {
+      event.preventDefault();
+      pause();
+      show(parseInt(line.getAttribute("href").slice(6), 10));
+      return;
+    }
     var button = event.target.closest("[data-action]");
     if (!button || button.getAttribute("aria-disabled") === "true") return;
     var action = button.dataset.action;
@@ -406,7 +638,7 @@
   });
 
   speed.addEventListener("change", function () {
-    if (timer) { window.clearTimeout(timer); timer = window.setTimeout(tick, delay()); }
+    if (timer) { window.clearTimeout(timer); schedule(); }
   });
 
   var chartSvg = $("chart");
@@ -421,14 +653,19 @@
     });
   }
 
+  // Keys typed into a field or a list are not ours; everywhere else they drive the replay.
+  function typing(target) {
+    var tag = target && target.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return true;
+    return tag === "INPUT" && target.type !== "range";
+  }
+
+  function isSpace(event) { return event.key === " " || event.key === "Spacebar"; }
+
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
-    var tag = target && target.tagName;
-    var type = target && target.type;
-    // Typing in a field, choosing in a list: those keys are not ours.
-    if (tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable) return;
-    if (tag === "INPUT" && type !== "range") return;
+    if (typing(target)) return;
     // The scrubber moves itself on arrows, Home and End, and reports through "input".
     var onScrubber = target === scrubber;
     switch (event.key) {
@@ -446,15 +683,22 @@
         event.preventDefault(); pause(); show(last); break;
       case " ":
       case "Spacebar":
-        // Space on a button or link keeps its usual meaning (press it).
-        if (tag === "BUTTON" || tag === "A") return;
-        event.preventDefault(); toggle(); break;
+        // Space plays or pauses wherever the focus is, a button or a link included (Enter still presses them).
+        event.preventDefault();
+        if (!event.repeat) toggle();
+        break;
       default:
         return;
     }
   });
 
+  // A focused button clicks itself when Space comes back up: that press was play or pause.
+  document.addEventListener("keyup", function (event) {
+    if (isSpace(event) && !typing(event.target)) event.preventDefault();
+  });
+
   var start = readHash();
-  show(start === null ? 0 : start, { hash: start !== null });
-  root.dataset.ready = "true";
+  show(start === null ? 0 : start, { hash: start !== null }, function () {
+    root.dataset.ready = "true";
+  });
 })();
