@@ -10,6 +10,7 @@ import orjson
 import pytest
 from playwright.sync_api import Page, expect
 
+from benchmarks.long_log import long_log
 from tests.factories import engine_steps, load, submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -217,3 +218,178 @@ def test_replay_on_a_phone(
     # Nothing wider than the screen: the page never scrolls sideways on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "replay-phone")
+
+
+# What the viewer highlights at the current step: the moved card, its source and its pile.
+READ_HIGHLIGHTS = """() => {
+  const root = document.querySelector('[data-replay]');
+  const pick = (selector) => [...root.querySelectorAll(selector)];
+  return {
+    moved: pick('[data-role=centre] .pcard.is-moved').map(c => [Number(c.closest('[data-role=pile]').dataset.pile), c.dataset.card]),
+    targets: pick('[data-role=centre] [data-role=pile].is-target').map(p => Number(p.dataset.pile)),
+    hands: pick('.seat [data-role=hand].is-source').map(h => Number(h.closest('.seat').dataset.seat)),
+    stacks: pick('[data-role=centre] [data-role=stack].is-source').length,
+    bounced: pick('.seat .pcard.is-bounced').map(c => [Number(c.closest('.seat').dataset.seat), c.dataset.card]),
+  };
+}"""
+
+
+def test_the_card_that_moved_its_source_and_its_pile_are_highlighted(
+    page: Page, live_server: Any, verified_log: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    data = load("valid-speed-1001.json")
+    events = orjson.loads(data)["events"]
+    steps = engine_steps(data)
+    open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/")
+    assert page.evaluate(READ_HIGHLIGHTS) == {"moved": [], "targets": [], "hands": [], "stacks": 0, "bounced": []}
+    page.locator("[data-role=table]").focus()
+    kinds = set()
+    for index, event in enumerate(events, start=1):
+        page.keyboard.press("ArrowRight")
+        shown = page.evaluate(READ_HIGHLIGHTS)
+        kinds.add(event["type"])
+        if event["type"] == "play":
+            assert shown["moved"] == [[event["pile"], event["card"]]], index
+            assert shown["targets"] == [event["pile"]] and shown["hands"] == [event["player"]], index
+        elif event["type"] == "stall":
+            flipped = [
+                pile for pile, top in enumerate(steps[index]["pile_tops"]) if top != steps[index - 1]["pile_tops"][pile]
+            ]
+            assert shown["targets"] == flipped and shown["hands"] == [], index
+            assert shown["moved"] == [[pile, steps[index]["pile_tops"][pile]] for pile in flipped]
+            assert shown["stacks"] == len(flipped)
+        else:
+            assert shown["moved"] == [] and shown["hands"] == [], index
+    assert {"play", "stall", "speed"} <= kinds
+    # Stepping back shows what the event of that step moved, too.
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(READ_HIGHLIGHTS)["moved"] == [[events[0]["pile"], events[0]["card"]]]
+    shot(page, "replay-highlight")
+
+
+def test_a_collision_shows_the_card_taken_back(page: Page, live_server: Any, organiser: Any) -> None:
+    document = long_log(120)
+    log = submit(orjson.dumps(document), user=organiser)
+    assert log.status == "verified"
+    index = next(i for i, event in enumerate(document["events"]) if event["type"] == "collision")
+    event = document["events"][index]
+    open_replay(page, f"{live_server.url}/replays/{log.pk}/#step={index + 1}")
+    shown = page.evaluate(READ_HIGHLIGHTS)
+    assert shown["bounced"] == [[event["player"], event["card"]]]
+    assert shown["targets"] == [event["pile"]] and shown["hands"] == [event["player"]]
+    assert shown["moved"] == []  # nothing moved
+
+
+def test_the_event_list_moves_the_step_and_leaves_the_page_where_it_is(
+    page: Page, live_server: Any, verified_log: Any
+) -> None:
+    steps = engine_steps(load("valid-speed-1001.json"))
+    players = orjson.loads(load("valid-speed-1001.json"))["players"]
+    page.set_viewport_size({"width": 1280, "height": 700})
+    open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/")
+    line = page.locator("#replay-step-30 a")
+    line.scroll_into_view_if_needed()  # the reader has the line in sight: the click itself needs no scroll
+    before = page.evaluate("window.scrollY")
+    table_top = page.evaluate("document.querySelector('[data-role=table]').getBoundingClientRect().top")
+    line.click()
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "30")
+    assert_shows(read_table(page), steps[30], 30, players)
+    assert page.evaluate("window.scrollY") == before
+    assert page.evaluate("document.querySelector('[data-role=table]').getBoundingClientRect().top") == table_top
+    expect(page.locator("#replay-step-30")).to_have_class(re.compile("is-current"))
+    expect(page).to_have_url(re.compile(r"#step=30$"))
+
+
+def test_space_toggles_play_even_on_a_focused_button(page: Page, live_server: Any, verified_log: Any) -> None:
+    page.clock.install()
+    open_replay(page, f"{live_server.url}/replays/{verified_log.pk}/#step=3")
+    replay = page.locator("[data-replay]")
+    next_button = page.get_by_role("button", name="Next step (→)")
+    next_button.focus()
+    page.keyboard.press("Space")
+    expect(replay).to_have_attribute("data-playing", "true")
+    assert read_table(page)["step"] == 3  # the focused button was not pressed
+    page.keyboard.press("Space")
+    expect(replay).to_have_attribute("data-playing", "false")
+    assert read_table(page)["step"] == 3
+    # The same on a link of the event list.
+    page.locator("#replay-step-5 a").focus()
+    page.keyboard.press("Space")
+    expect(replay).to_have_attribute("data-playing", "true")
+    page.keyboard.press("Space")
+    expect(replay).to_have_attribute("data-playing", "false")
+    assert read_table(page)["step"] == 3
+    # Enter still presses the button.
+    next_button.focus()
+    page.keyboard.press("Enter")
+    assert read_table(page)["step"] == 4
+
+
+def test_a_step_out_of_range_is_clamped_and_the_address_says_so(
+    page: Page, live_server: Any, verified_log: Any
+) -> None:
+    last = len(engine_steps(load("valid-speed-1001.json"))) - 1
+    url = f"{live_server.url}/replays/{verified_log.pk}/"
+    open_replay(page, f"{url}#step=999")
+    assert read_table(page)["step"] == last
+    expect(page).to_have_url(re.compile(rf"#step={last}$"))
+    page.evaluate("location.hash = '#step=3'")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "3")
+    page.evaluate("location.hash = '#step=5000'")
+    expect(page).to_have_url(re.compile(rf"#step={last}$"))
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(last))
+
+
+def test_a_result_mismatch_says_every_event_passed(page: Page, live_server: Any, organiser: Any) -> None:
+    data = load("invalid-result_mismatch-1059.json")
+    log = submit(data, user=organiser)
+    assert (log.status, log.code, log.event) == ("rejected", "result_mismatch", None)
+    steps = engine_steps(data)
+    assert len(steps) == len(orjson.loads(data)["events"]) + 1  # every event passed
+    open_replay(page, f"{live_server.url}/replays/{log.pk}/")
+    banner = page.locator("[data-role=banner]")
+    expect(banner).to_contain_text("Every event passed")
+    expect(banner).to_contain_text("does not follow")
+    expect(banner).not_to_contain_text("just before that event")
+    banner.get_by_role("link", name="Go to the last event").click()
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(len(steps) - 1))
+
+
+def test_a_5000_event_replay_loads_in_chunks_and_steps_through(
+    page: Page, live_server: Any, organiser: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    document = long_log(5000)
+    data = orjson.dumps(document)
+    log = submit(data, user=organiser)
+    assert log.status == "verified"
+    steps = engine_steps(data)
+    players = document["players"]
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/steps/" in request.url else None)
+    response = page.goto(f"{live_server.url}/replays/{log.pk}/")
+    assert response is not None and len(response.body()) <= 100_000
+    expect(page.locator("[data-replay]")).to_have_attribute("data-ready", "true")
+    assert fetched == []  # the first chunk is in the page
+    assert page.locator("[data-role=transcript] li").count() == 200
+
+    page.locator("[data-role=table]").focus()
+    page.keyboard.press("End")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "5000")
+    assert_shows(read_table(page), steps[5000], 5000, players)
+    assert len(fetched) == 1 and "steps/compact/?from=5000" in fetched[0]
+    expect(page.locator("#replay-step-5000")).to_have_class(re.compile("is-current"))
+    for index in (4999, 4998):
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(index))
+        assert_shows(read_table(page), steps[index], index, players)
+
+    # Across a chunk's edge, stepping on shows each step as the engine computed it.
+    page.evaluate("location.hash = '#step=2395'")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-step", "2395")
+    for index in range(2396, 2406):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(index))
+        assert_shows(read_table(page), steps[index], index, players)
+    assert all("count=200" in url for url in fetched) and len(fetched) <= 4
+    shot(page, "replay-long")
