@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 from matches.models import Game, Match
 from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list, user_player
 from matches.services import game_confirm, game_dispute_claim
-from replays.models import MatchLog
 from replays.compact import CompactSteps
+from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError, Invalid
 from tournaments.formats import format_for
