@@ -1,6 +1,8 @@
 from django.contrib import admin
 
-from .models import Game, Match, Player
+from speedsite.admin_readonly import HistoryAdmin, HistoryInline
+
+from .models import Game, Match, Player, ResultChange
 
 
 @admin.register(Player)
@@ -11,12 +13,12 @@ class PlayerAdmin(admin.ModelAdmin):
     raw_id_fields = ["user"]
 
 
-class GameInline(admin.TabularInline):
+# Results change only through the services, which keep every change in ResultChange:
+# games and their results are read-only here, and so are a match's outcome fields.
+class GameInline(HistoryInline):
     model = Game
-    extra = 0
     fields = ["number", "status", "winner", "decided_by", "decided_at"]
-    readonly_fields = ["decided_at"]
-    raw_id_fields = ["winner"]
+    readonly_fields = fields
     show_change_link = True
 
 
@@ -29,12 +31,21 @@ class MatchAdmin(admin.ModelAdmin):
     raw_id_fields = ["player_one", "player_two", "winner", "created_by"]
     date_hierarchy = "created_at"
     inlines = [GameInline]
+    readonly_fields = ["status", "winner", "finished_at", "series", "series_length", "player_one", "player_two"]
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(HistoryAdmin):
     list_display = ["id", "match", "number", "status", "winner", "decided_by", "decided_at"]
     list_filter = ["status", "decided_by"]
     search_fields = ["match__player_one__handle", "match__player_two__handle", "=match__id"]
     list_select_related = ["match", "winner"]
     raw_id_fields = ["match", "winner", "reported_by_one", "reported_by_two"]
+
+
+@admin.register(ResultChange)
+class ResultChangeAdmin(HistoryAdmin):
+    list_display = ["id", "match", "game", "kind", "made_by", "made_at"]
+    list_filter = ["kind", "made_at"]
+    search_fields = ["=match__id", "made_by__username", "reason"]
+    list_select_related = ["match", "game", "made_by"]

@@ -1,18 +1,19 @@
 from django.contrib import admin
 
+from speedsite.admin_readonly import HistoryAdmin, HistoryInline
+
 from .models import LogVerdict, MatchLog, ReplaySteps
 
 
-class LogVerdictInline(admin.TabularInline):
+# Logs are evidence and verdicts are the engine's: all of it is shown read-only.
+class LogVerdictInline(HistoryInline):
     model = LogVerdict
-    extra = 0
-    can_delete = False
     readonly_fields = ["engine_version", "status", "code", "event", "winner_seat", "created_at"]
     fields = readonly_fields
 
 
 @admin.register(MatchLog)
-class MatchLogAdmin(admin.ModelAdmin):
+class MatchLogAdmin(HistoryAdmin):
     list_display = [
         "id",
         "game",
@@ -44,7 +45,7 @@ class MatchLogAdmin(admin.ModelAdmin):
 
 
 @admin.register(LogVerdict)
-class LogVerdictAdmin(admin.ModelAdmin):
+class LogVerdictAdmin(HistoryAdmin):
     list_display = ["id", "log", "engine_version", "status", "code", "event", "winner_seat", "created_at"]
     list_filter = ["status", "code", "engine_version"]
     search_fields = ["=log__id", "code"]
@@ -52,7 +53,7 @@ class LogVerdictAdmin(admin.ModelAdmin):
 
 
 @admin.register(ReplaySteps)
-class ReplayStepsAdmin(admin.ModelAdmin):
+class ReplayStepsAdmin(HistoryAdmin):
     list_display = ["log", "engine_version", "created_at"]
     list_filter = ["engine_version"]
     search_fields = ["=log__id"]

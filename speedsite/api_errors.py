@@ -14,7 +14,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
+from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, QuotaExceeded, TooLarge
 
 #: The status of each kind of domain error; the most specific kind wins (TooLarge before Invalid).
 STATUS_OF_ERROR: dict[type[ApplicationError], int] = {
@@ -22,6 +22,7 @@ STATUS_OF_ERROR: dict[type[ApplicationError], int] = {
     NotFound: 404,
     NotAllowed: 403,
     Conflict: 409,
+    QuotaExceeded: 429,
     ApplicationError: 400,
 }
 

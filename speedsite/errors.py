@@ -42,3 +42,7 @@ class Conflict(ApplicationError):
 
 class TooLarge(Invalid):
     """The input is beyond a size limit."""
+
+
+class QuotaExceeded(ApplicationError):
+    """The user has used up a quota (logs per game, bytes per day); it frees up with time or an organiser."""

@@ -7,6 +7,7 @@ Celery workers.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -46,6 +47,10 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI served from our own static files: the API docs work offline and under the CSP.
+    "drf_spectacular_sidecar",
+    # Failed logins counted per account and per address; lockouts answered 429.
+    "axes",
     "matches",
     "replays",
     "tournaments",
@@ -55,6 +60,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "speedsite.middleware.ContentSecurityPolicyMiddleware",
+    # Before anything reads the body (the CSRF check reads a whole form): oversized
+    # bodies and NUL bytes in the address are refused here.
+    "speedsite.middleware.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,6 +73,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "web.errors.DomainErrorMiddleware",
     "web.middleware.LapseOnReadMiddleware",
+    # Last, as django-axes asks: turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "speedsite.urls"
@@ -103,6 +114,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: told of every password change, it deletes the user's API tokens.
+    {"NAME": "speedsite.passwords.RotateApiTokens"},
+]
+
+AUTHENTICATION_BACKENDS = [
+    "speedsite.auth_backends.LoginLockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -136,9 +154,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "speedsite.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "speedsite.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "speedsite.api_schema.AutoSchema",
     "EXCEPTION_HANDLER": "speedsite.api_errors.exception_handler",
 }
 
@@ -152,7 +175,16 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.Match.Status",
         "GameStatusEnum": "matches.models.Game.Status",
         "LogStatusEnum": "replays.models.MatchLog.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "ConfirmationEnum": "matches.models.Match.Confirmation",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "speedsite.api_schema.document_errors",
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
 # Largest log document accepted, in bytes. A long standard game is ~5 KB;
@@ -161,6 +193,65 @@ SPEED_LOG_MAX_BYTES = int(os.environ.get("SPEED_LOG_MAX_BYTES", str(2 * 1024 * 1
 DATA_UPLOAD_MAX_MEMORY_SIZE = SPEED_LOG_MAX_BYTES + 64 * 1024
 # Most events in one log (a long game has ~50); more is refused with 413 (replays.services.submission).
 SPEED_LOG_MAX_EVENTS = int(os.environ.get("SPEED_LOG_MAX_EVENTS", "5000"))
+# Any request declaring a longer body is refused (413) before it is read
+# (speedsite.middleware.RequestGuardMiddleware): a log plus a form's overhead.
+SPEED_REQUEST_MAX_BYTES = int(os.environ.get("SPEED_REQUEST_MAX_BYTES", str(SPEED_LOG_MAX_BYTES + 64 * 1024)))
+# Quotas on stored logs (429 beyond them): per game and submitter, and bytes per user
+# in the last 24 hours. A real game's log is ~5 KB, so neither limits honest play.
+SPEED_LOGS_PER_GAME_PER_SUBMITTER = int(os.environ.get("SPEED_LOGS_PER_GAME_PER_SUBMITTER", "20"))
+SPEED_LOG_BYTES_PER_USER_PER_DAY = int(os.environ.get("SPEED_LOG_BYTES_PER_USER_PER_DAY", str(20 * 1024 * 1024)))
+
+# Login throttling. How many reverse proxies in front of the site append to
+# X-Forwarded-For (0: none, the header is ignored and a forged one buys nothing).
+SPEED_TRUSTED_PROXIES = int(os.environ.get("SPEED_TRUSTED_PROXIES", "0"))
+# POST /api/token/: requests per address and per account (DRF rate strings).
+SPEED_LOGIN_RATE_PER_ADDRESS = os.environ.get("SPEED_LOGIN_RATE_PER_ADDRESS", "30/min")
+SPEED_LOGIN_RATE_PER_ACCOUNT = os.environ.get("SPEED_LOGIN_RATE_PER_ACCOUNT", "10/min")
+# django-axes: this many failed logins (site, admin or token) for one account, or from
+# one address, lock that account or address out for the cool-off; answered 429.
+AXES_FAILURE_LIMIT = int(os.environ.get("SPEED_LOGIN_FAILURE_LIMIT", "10"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SPEED_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_CLIENT_IP_CALLABLE = "speedsite.clientip.client_ip"
+AXES_LOCKOUT_CALLABLE = "speedsite.views.login_locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+
+# Throttle counters live in the cache: set CACHE_URL (redis://...) so that every
+# gunicorn worker shares them; without it each process counts on its own.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+        if os.environ.get("CACHE_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# HTTPS. On by default when DEBUG is off; SPEED_HTTPS=0 serves plain HTTP (a private
+# network, the Compose file), and each setting below can be set on its own.
+SPEED_HTTPS = env_bool("SPEED_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", SPEED_HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", SPEED_HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", SPEED_HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600 if SPEED_HTTPS else 0)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SPEED_HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", SPEED_HTTPS)
+# Behind a TLS-terminating proxy: the header it sets to "https" (e.g. X-Forwarded-Proto).
+# Only set it when the proxy always sets or strips that header.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_"), "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# Every page loads scripts only from our own static files (no inline script, no eval).
+# Styles allow inline `style` attributes, which the templates use for layout; they cannot run code.
+SPEED_CONTENT_SECURITY_POLICY = os.environ.get(
+    "SPEED_CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
 
 # Celery: without a broker configured, tasks run in-process (the embedded
 # default); with CELERY_BROKER_URL they go to the workers.

@@ -7,3 +7,9 @@ urlpatterns = [
     path("api/", include("speedsite.api_urls")),
     path("", include("web.urls")),
 ]
+
+# JSON under /api/, the site's pages elsewhere (speedsite.handlers).
+handler400 = "speedsite.handlers.bad_request"
+handler403 = "speedsite.handlers.permission_denied"
+handler404 = "speedsite.handlers.page_not_found"
+handler500 = "speedsite.handlers.server_error"

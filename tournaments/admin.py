@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from speedsite.admin_readonly import HistoryAdmin
+
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 
 
@@ -21,33 +23,31 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentMatch)
-class TournamentMatchAdmin(admin.ModelAdmin):
+class TournamentMatchAdmin(HistoryAdmin):
     list_display = ["tournament", "key", "bracket", "round", "position", "status", "winner", "match"]
     list_filter = ["bracket", "status"]
     list_select_related = ["tournament", "winner", "match"]
     search_fields = ["tournament__name", "key"]
     raw_id_fields = ["player_one", "player_two", "winner", "match"]
-
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False  # corrections go through the API, which keeps their history
+    # Corrections go through the API, which keeps their history.
 
 
 @admin.register(CorrectionRecord)
-class CorrectionRecordAdmin(admin.ModelAdmin):
+class CorrectionRecordAdmin(HistoryAdmin):
     list_display = ["tournament", "key", "made_by", "made_at"]
     list_select_related = ["tournament", "made_by"]
     readonly_fields = ["tournament", "key", "made_by", "made_at", "before", "after"]
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(HistoryAdmin):  # derived from the results, recomputed by the services
     list_display = ["player", "rating", "deviation", "volatility", "games", "updated_at"]
     list_select_related = ["player"]
     search_fields = ["player__handle"]
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(HistoryAdmin):
     list_display = ["player", "match", "rating_before", "rating_after", "created_at"]
     list_select_related = ["player"]
     raw_id_fields = ["player", "match"]

@@ -15,7 +15,14 @@ from django.shortcuts import render
 from speedsite.api_errors import status_of
 from speedsite.errors import ApplicationError
 
-_TITLES = {400: "That cannot be done", 403: "Not allowed", 404: "Not found", 409: "Not now", 413: "Too large"}
+_TITLES = {
+    400: "That cannot be done",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Not now",
+    413: "Too large",
+    429: "Too many",
+}
 
 
 class DomainErrorMiddleware:

@@ -16,7 +16,13 @@ class PlayerCreateInput(serializers.Serializer):
     handle = serializers.CharField(max_length=40)
     display_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     password = serializers.CharField(
-        required=False, allow_blank=True, write_only=True, help_text="Lets the player log in and get a token."
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        max_length=4096,
+        trim_whitespace=False,
+        help_text="Lets the player log in and get a token; must pass the password rules (8+ characters, "
+        "not common, not all digits, not like the handle).",
     )
 
 
@@ -26,10 +32,41 @@ class PlayerOutput(serializers.ModelSerializer):
         fields = ["id", "handle", "display_name"]
 
 
+#: The largest series a match or tournament stores (a PositiveSmallIntegerField column).
+SERIES_MAX = 32767
+_SERIES_ERRORS = {
+    "min_value": "A series is a whole number from 1.",
+    "max_value": f"A series is a whole number from 1 to {SERIES_MAX}.",
+}
+
+
 class MatchCreateInput(serializers.Serializer):
-    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text="Two player handles.")
-    best_of = serializers.IntegerField(required=False, allow_null=True, default=None)
-    first_to = serializers.IntegerField(required=False, allow_null=True, default=None)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        min_length=2,
+        max_length=2,
+        error_messages={
+            "min_length": "A match is between two different players: give two handles.",
+            "max_length": "A match is between two different players: give two handles.",
+        },
+        help_text="Two player handles.",
+    )
+    best_of = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=SERIES_MAX,
+        error_messages=_SERIES_ERRORS,
+    )
+    first_to = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=SERIES_MAX,
+        error_messages=_SERIES_ERRORS,
+    )
     ruleset = serializers.JSONField(
         required=False,
         default="speed",
@@ -73,8 +110,10 @@ class MatchOutput(serializers.ModelSerializer):
     first_to = serializers.SerializerMethodField()
     ruleset_name = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField()
-    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
     games = GameOutput(many=True, read_only=True)
+    # A match is either "best_of" or "first_to": only that key is present (see to_representation).
+    schema_optional_fields = ("best_of", "first_to")
 
     class Meta:
         model = Match
@@ -106,7 +145,7 @@ class MatchOutput(serializers.ModelSerializer):
     def get_first_to(self, match: Match) -> int | None:
         return match.series_length if match.series == Match.Series.FIRST_TO else None
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_ruleset_name(self, match: Match) -> str | None:
         return match.ruleset_name or None
 
@@ -116,7 +155,6 @@ class MatchOutput(serializers.ModelSerializer):
 
     def to_representation(self, instance: Match) -> dict[str, Any]:
         data = super().to_representation(instance)
-        # A match is either "best_of" or "first_to": only that key is present.
         data.pop("first_to" if instance.series == Match.Series.BEST_OF else "best_of")
         return data
 

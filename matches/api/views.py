@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +11,8 @@ from rest_framework.views import APIView
 
 from matches import selectors, services
 from matches.models import Game, Match
-from speedsite.errors import NotFound
+from speedsite.errors import Invalid, NotFound
+from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .permissions import IsOrganiserOrReadOnly
 from .serializers import (
@@ -39,11 +39,12 @@ class PlayerListCreateApi(APIView):
     permission_classes = [IsOrganiserOrReadOnly]
 
     @extend_schema(
-        responses=PlayerOutput(many=True),
-        parameters=[OpenApiParameter("search", str, description="Part of a handle or display name")],
+        operation_id="players_list",
+        responses=paginated(PlayerOutput),
+        parameters=[OpenApiParameter("search", str, description="Part of a handle or display name"), *PAGE_PARAMETERS],
     )
     def get(self, request: Request) -> Response:
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         players = selectors.player_list(search=request.query_params.get("search"))
         page = paginator.paginate_queryset(players, request, view=self)
         return paginator.get_paginated_response(PlayerOutput(page, many=True).data)
@@ -69,17 +70,23 @@ class MatchListCreateApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        responses=MatchOutput(many=True),
+        operation_id="matches_list",
+        responses=paginated(MatchOutput),
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("player", str, description="A player's handle"),
+            *PAGE_PARAMETERS,
         ],
     )
     def get(self, request: Request) -> Response:
-        paginator = LimitOffsetPagination()
-        matches = selectors.match_list(
-            status=request.query_params.get("status"), player=request.query_params.get("player")
-        )
+        paginator = Pagination()
+        status_filter = request.query_params.get("status")
+        if status_filter and status_filter not in Match.Status.values:
+            raise Invalid(
+                f"status must be one of {', '.join(Match.Status.values)}.",
+                extra={"field": "status", "choices": Match.Status.values},
+            )
+        matches = selectors.match_list(status=status_filter, player=request.query_params.get("player"))
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(MatchOutput(page, many=True).data)
 
@@ -108,9 +115,9 @@ class MatchHistoryApi(APIView):
     """Every change of the match's results (submission, confirmation, dispute, settlement, correction,
     annulment), oldest first."""
 
-    @extend_schema(responses=ResultChangeOutput(many=True))
+    @extend_schema(responses=paginated(ResultChangeOutput), parameters=PAGE_PARAMETERS)
     def get(self, request: Request, match_id: int) -> Response:
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         changes = selectors.match_history(match=get_match_or_404(match_id))
         page = paginator.paginate_queryset(changes, request, view=self)
         return paginator.get_paginated_response(ResultChangeOutput(page, many=True).data)

@@ -6,6 +6,8 @@ import re
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from speedsite.errors import Invalid
@@ -20,7 +22,14 @@ User = get_user_model()
 
 @transaction.atomic
 def player_create(*, handle: str, display_name: str, password: str | None = None) -> Player:
-    """A player, with a Django user of the same username to log in as (created or linked)."""
+    """A player, with a new Django user of the same username to log in as.
+
+    The user is always new: an existing account (an organiser's, the superuser's, a
+    plain user's) is never attached to a player, nor its password set here, so
+    creating a player can never take over an account. A password must pass
+    Django's validators (AUTH_PASSWORD_VALIDATORS); without one the player cannot
+    log in until an organiser sets one.
+    """
     handle = handle.strip()
     display_name = display_name.strip() or handle
     if not HANDLE_PATTERN.match(handle):
@@ -34,24 +43,26 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
             f"The handle {handle!r} is taken (handles are unique regardless of case); choose another.",
             extra={"field": "handle"},
         )
-    user = User.objects.filter(username__iexact=handle).first()
-    if user is None:
-        user = User(username=handle)
-        if password:
-            user.set_password(password)
-        else:
-            user.set_unusable_password()
-        user.save()
-    elif Player.objects.filter(user=user).exists():
-        raise Invalid(f"The user {user.get_username()!r} already plays as another player.")
-    elif password:
+    if User.objects.filter(username__iexact=handle).exists():
+        raise Invalid(
+            f"The handle {handle!r} is the username of an existing account (regardless of case); choose another.",
+            extra={"field": "handle"},
+        )
+    user = User(username=handle)
+    if password:
+        try:
+            validate_password(password, user=user)
+        except ValidationError as exc:
+            raise Invalid(" ".join(exc.messages), extra={"field": "password", "problems": exc.messages}) from None
         user.set_password(password)
-        user.save(update_fields=["password"])
+    else:
+        user.set_unusable_password()
     try:
         with transaction.atomic():
+            user.save()
             return Player.objects.create(handle=handle, display_name=display_name, user=user)
-    except IntegrityError as exc:  # a concurrent request took the handle first
-        raise Invalid(f"The handle {handle!r} is taken; choose another.") from exc
+    except IntegrityError as exc:  # a concurrent request took the handle or the username first
+        raise Invalid(f"The handle {handle!r} is taken; choose another.", extra={"field": "handle"}) from exc
 
 
 def organiser_grant(*, user: AbstractBaseUser) -> None:

@@ -10,7 +10,6 @@ from django.http.request import RawPostDataException
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +21,7 @@ from replays.compact import CompactSteps, chunk, decode
 from replays.engine import ENGINE_VERSION
 from replays.models import MatchLog
 from speedsite.errors import Invalid, NotFound, TooLarge
+from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput, LogOutput, LogSubmissionOutput, StepsOutput
 
@@ -54,10 +54,10 @@ def _read_body(request: Request) -> bytes:
 class GameLogsApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=LogOutput(many=True))
+    @extend_schema(responses=paginated(LogOutput), parameters=PAGE_PARAMETERS)
     def get(self, request: Request, game_id: int) -> Response:
         get_game_or_404(game_id)
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(selectors.log_list(game_id=game_id), request, view=self)
         return paginator.get_paginated_response(LogOutput(page, many=True).data)
 
@@ -77,6 +77,7 @@ class GameLogsApi(APIView):
             403: OpenApiResponse(description="Not a player of this match nor an organiser."),
             404: OpenApiResponse(description="No such game."),
             413: OpenApiResponse(description="Larger than the size limit."),
+            429: OpenApiResponse(description="Over a quota: logs for this game by this submitter, or bytes a day."),
         },
         examples=[OpenApiExample("Accepted", value={"id": 7, "status": "pending", "url": "/api/logs/7/"})],
     )

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import timedelta
 from typing import Any
 
 import orjson
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.selectors import user_is_organiser, user_player
 from matches.services import AnyUser, game_lock, require_match_live
 from replays.engine import LogError, ruleset_from_json
-from speedsite.errors import Invalid, NotAllowed, NotFound, TooLarge
+from speedsite.errors import Invalid, NotAllowed, NotFound, QuotaExceeded, TooLarge
 
 from ..models import MatchLog
 from .reverification import logs_enqueue_verification
@@ -88,6 +91,35 @@ def _check_ruleset(document: dict[str, Any], match: Match) -> None:
         )
 
 
+def _check_quotas(*, game: Game, user: AnyUser, size: int) -> None:
+    """Refuse a new log beyond the submitter's quotas (settings, with environment overrides).
+
+    Runs under the match's lock, so the per-game count cannot be raced past; the
+    daily bytes span matches and may be overrun by as many requests as run at once.
+    """
+    if user is None or not user.is_authenticated:
+        return
+    per_game = settings.SPEED_LOGS_PER_GAME_PER_SUBMITTER
+    stored = MatchLog.objects.filter(game=game, submitted_by=user).count()
+    if stored >= per_game:
+        raise QuotaExceeded(
+            f"You have submitted {stored} logs for game {game.number} of match {game.match_id}; the limit is "
+            f"{per_game} per game (settings.SPEED_LOGS_PER_GAME_PER_SUBMITTER). Ask an organiser if one more is needed.",
+            extra={"quota": "logs_per_game", "limit": per_game, "used": stored},
+        )
+    per_day = settings.SPEED_LOG_BYTES_PER_USER_PER_DAY
+    since = timezone.now() - timedelta(days=1)
+    used = (
+        MatchLog.objects.filter(submitted_by=user, submitted_at__gte=since).aggregate(total=Sum("size"))["total"] or 0
+    )
+    if used + size > per_day:
+        raise QuotaExceeded(
+            f"You have submitted {used} bytes of logs in the last 24 hours; this log's {size} bytes would pass the "
+            f"limit of {per_day} bytes a day (settings.SPEED_LOG_BYTES_PER_USER_PER_DAY). Try again later.",
+            extra={"quota": "bytes_per_day", "limit": per_day, "used": used},
+        )
+
+
 _DECIDED_BY_WORDS = {
     Game.DecidedBy.LOG: "a verified log",
     Game.DecidedBy.PLAYERS: "both players' reports",
@@ -123,6 +155,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     existing = MatchLog.objects.filter(game=game, sha256=digest).first()
     if existing is not None:
         return existing, False
+    _check_quotas(game=game, user=user, size=len(data))
 
     document = _parse_document(data)
     if not isinstance(document, dict):

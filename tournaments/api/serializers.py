@@ -14,14 +14,19 @@ from tournaments.generators import Seeding
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.standings import METRICS
 
+# The columns' ranges: a number beyond them is a 400 here, never a database error or a wrapped value.
+SMALL_MAX = 32767  # PositiveSmallIntegerField
+INT_MAX = 2**31 - 1  # PositiveIntegerField
+BIG_MAX = 2**63 - 1  # BigIntegerField
+
 
 class TournamentCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     format = serializers.ChoiceField(
         choices=list(FORMATS), help_text="Each format reads its own options below and ignores the others."
     )
-    best_of = serializers.IntegerField(required=False, allow_null=True, default=None)
-    first_to = serializers.IntegerField(required=False, allow_null=True, default=None)
+    best_of = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
+    first_to = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
     ruleset = serializers.JSONField(
         required=False, default="speed", help_text='A preset name ("speed", ...) or a speed-log/1 ruleset object.'
     )
@@ -29,20 +34,32 @@ class TournamentCreateInput(serializers.Serializer):
         child=serializers.CharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
     )
     seeding = serializers.ChoiceField(choices=[seeding.value for seeding in Seeding], default=Seeding.STANDARD.value)
-    rng_seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    rng_seed = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=-BIG_MAX - 1, max_value=BIG_MAX
+    )
     third_place = serializers.BooleanField(required=False, default=False)
     grand_final_reset = serializers.BooleanField(required=False, default=True)
     double_round_robin = serializers.BooleanField(required=False, default=False)
-    swiss_rounds = serializers.IntegerField(required=False, allow_null=True, default=None)
-    max_matches = serializers.IntegerField(required=False, allow_null=True, default=None)
+    swiss_rounds = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX
+    )
+    max_matches = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX
+    )
     group_count = serializers.IntegerField(
         required=False,
         allow_null=True,
         default=None,
+        min_value=1,
+        max_value=SMALL_MAX,
         help_text="groups_playoffs: how many round-robin groups (empty: groups of about four).",
     )
     advance_per_group = serializers.IntegerField(
-        required=False, default=2, help_text="groups_playoffs: how many of each group reach the playoff."
+        required=False,
+        default=2,
+        min_value=1,
+        max_value=SMALL_MAX,
+        help_text="groups_playoffs: how many of each group reach the playoff.",
     )
     confirmation = serializers.ChoiceField(
         choices=Match.Confirmation.values,
@@ -54,13 +71,15 @@ class TournamentCreateInput(serializers.Serializer):
         required=False,
         allow_null=True,
         default=900,
+        min_value=0,
+        max_value=INT_MAX,
         help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
 
 
 class EntrantAddInput(serializers.Serializer):
     player = serializers.CharField(max_length=40, help_text="The player's handle.")
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX)
 
 
 class CorrectionInput(serializers.Serializer):
@@ -86,7 +105,7 @@ class EntrantOutput(serializers.ModelSerializer):
         model = Entrant
         fields = ["player", "seed", "place"]
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_place(self, entrant: Entrant) -> str | None:
         if entrant.place is None:
             return None
@@ -129,11 +148,11 @@ class TournamentOutput(serializers.ModelSerializer):
             "finished_at",
         ]
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_best_of(self, tournament: Tournament) -> int | None:
         return tournament.series_length if tournament.series == "best_of" else None
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_first_to(self, tournament: Tournament) -> int | None:
         return tournament.series_length if tournament.series == "first_to" else None
 
@@ -153,7 +172,7 @@ class TournamentDetailOutput(TournamentOutput):
 class PairingOutput(serializers.ModelSerializer):
     match = serializers.CharField(source="key")
     players = serializers.SerializerMethodField()
-    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True)
+    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
     match_id = serializers.IntegerField(allow_null=True, read_only=True)
 
     class Meta:
@@ -184,7 +203,7 @@ class StandingsOutput(serializers.Serializer):
 
 class CorrectionRecordOutput(serializers.ModelSerializer):
     match = serializers.CharField(source="key")
-    made_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    made_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = CorrectionRecord

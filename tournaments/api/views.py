@@ -11,7 +11,6 @@ from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
 from speedsite.errors import Invalid, NotFound
+from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
@@ -38,6 +38,9 @@ from .serializers import (
     correction_preview_schema,
 )
 
+#: The largest round number stored (a PositiveIntegerField column).
+ROUND_MAX = 2**31 - 1
+
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
@@ -54,9 +57,18 @@ def _detail(tournament_id: int) -> dict[str, object]:
 
 
 class FormatIsAFilter(DefaultContentNegotiation):
-    """`?format=` filters tournaments by their format here; DRF would take it as the renderer's name (a 404)."""
+    """`?format=` (the old name of `?tournament_format=`) still filters tournaments by their format here;
+    DRF would take it as the renderer's name (a 404)."""
 
     settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)
+
+
+def _choice(request: Request, name: str, choices: list[str]) -> str | None:
+    """A query parameter that must be one of `choices` (absent or empty: no filter)."""
+    value = request.query_params.get(name)
+    if value and value not in choices:
+        raise Invalid(f"{name} must be one of {', '.join(choices)}.", extra={"field": name, "choices": choices})
+    return value or None
 
 
 class TournamentListCreateApi(APIView):
@@ -64,17 +76,24 @@ class TournamentListCreateApi(APIView):
     content_negotiation_class = FormatIsAFilter
 
     @extend_schema(
-        responses=TournamentOutput(many=True),
+        operation_id="tournaments_list",
+        responses=paginated(TournamentOutput),
         parameters=[
             OpenApiParameter("status", str, enum=Tournament.Status.values),
-            OpenApiParameter("format", str, enum=list(FORMATS)),
+            # Not `format`: DRF and OpenAPI tools read that name as the response's format.
+            OpenApiParameter("tournament_format", str, enum=list(FORMATS)),
+            *PAGE_PARAMETERS,
         ],
     )
     def get(self, request: Request) -> Response:
-        paginator = LimitOffsetPagination()
-        tournaments = selectors.tournament_list(
-            status=request.query_params.get("status"), format=request.query_params.get("format")
-        ).annotate(entrant_total=Count("entrants"))
+        paginator = Pagination()
+        status_filter = _choice(request, "status", Tournament.Status.values)
+        format_filter = _choice(request, "tournament_format", list(FORMATS)) or _choice(
+            request, "format", list(FORMATS)
+        )
+        tournaments = selectors.tournament_list(status=status_filter, format=format_filter).annotate(
+            entrant_total=Count("entrants")
+        )
         page = paginator.paginate_queryset(tournaments, request, view=self)
         return paginator.get_paginated_response(TournamentOutput(page, many=True).data)
 
@@ -133,23 +152,27 @@ class TournamentStartApi(APIView):
 
 class PairingListApi(APIView):
     @extend_schema(
-        responses=PairingOutput(many=True),
+        operation_id="tournaments_matches_list",
+        responses=paginated(PairingOutput),
         parameters=[
-            OpenApiParameter("round", int),
+            OpenApiParameter("round", {"type": "integer", "minimum": 0, "maximum": ROUND_MAX}),
             OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, group, ..."),
+            *PAGE_PARAMETERS,
         ],
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament_or_404(tournament_id)
         round_number = request.query_params.get("round")
-        if round_number is not None and not round_number.isdigit():
+        if round_number is not None and not (round_number.isascii() and round_number.isdigit()):
             raise Invalid("round must be a whole number.", extra={"field": "round"})
+        if round_number is not None and int(round_number) > ROUND_MAX:
+            raise Invalid(f"round must be at most {ROUND_MAX}.", extra={"field": "round"})
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=int(round_number) if round_number is not None else None,
             bracket=request.query_params.get("bracket"),
         )
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(pairings, request, view=self)
         return paginator.get_paginated_response(PairingOutput(page, many=True).data)
 
@@ -186,18 +209,20 @@ class StandingsApi(APIView):
 
 
 class CorrectionHistoryApi(APIView):
-    @extend_schema(responses=CorrectionRecordOutput(many=True))
+    @extend_schema(responses=paginated(CorrectionRecordOutput), parameters=PAGE_PARAMETERS)
     def get(self, request: Request, tournament_id: int) -> Response:
         corrections = selectors.correction_list(tournament=_tournament_or_404(tournament_id))
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(corrections, request, view=self)
         return paginator.get_paginated_response(CorrectionRecordOutput(page, many=True).data)
 
 
 class RatingListApi(APIView):
-    @extend_schema(responses=RatingOutput(many=True))
+    @extend_schema(
+        operation_id="tournaments_ratings_list", responses=paginated(RatingOutput), parameters=PAGE_PARAMETERS
+    )
     def get(self, request: Request) -> Response:
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(selectors.rating_list(), request, view=self)
         return paginator.get_paginated_response(RatingOutput(page, many=True).data)
 

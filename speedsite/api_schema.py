@@ -1,0 +1,101 @@
+"""What the OpenAPI schema says about every operation that no single view knows.
+
+Every error answer has the project's one shape (`speedsite.api_errors`), and
+which statuses an operation can answer follows from how the API is built, so
+a postprocessing hook writes them once instead of each view repeating them:
+
+- 400 anywhere: a malformed query or body (a NUL byte, a bad number, an unknown enum value);
+- 404 where the path names something that may not exist;
+- 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
+- 429 on every change (login throttles, log quotas).
+
+Reads are public by design: their security lists the empty requirement `{}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.utils import inline_serializer
+from rest_framework import serializers
+
+ERROR_SHAPE = inline_serializer(
+    "Error",
+    {
+        "message": serializers.CharField(help_text="What went wrong, for a person."),
+        "extra": serializers.DictField(help_text="Details: the fields at fault, limits, expected values."),
+    },
+)
+
+_ERROR_REF = {"$ref": "#/components/schemas/Error"}
+_ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "message": {"type": "string", "description": "What went wrong, for a person."},
+        "extra": {
+            "type": "object",
+            "additionalProperties": {},
+            "description": "Details: the fields at fault, limits, expected values.",
+        },
+    },
+    "required": ["message", "extra"],
+}
+_DESCRIPTIONS = {
+    "400": "Malformed or invalid input, or not allowed by the rules in this state.",
+    "401": "No valid credentials.",
+    "403": "Not allowed for this user.",
+    "404": "Not found.",
+    "409": "Clashes with the current state (already started, being changed right now).",
+    "413": "The body is larger than the limit.",
+    "429": "Too many requests or over a quota; try again later.",
+}
+_WRITES = {"post", "put", "patch", "delete"}
+
+
+def _error(status: str) -> dict[str, Any]:
+    return {"description": _DESCRIPTIONS[status], "content": {"application/json": {"schema": _ERROR_REF}}}
+
+
+def document_errors(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Postprocessing hook: the error statuses of every operation, and public reads."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = _ERROR_SCHEMA
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if method not in _WRITES and method not in {"get", "head"}:
+                continue
+            statuses = ["400"]
+            if "{" in path:
+                statuses.append("404")
+            if method in _WRITES:
+                statuses += ["401", "403", "409", "429"]
+            responses = operation.setdefault("responses", {})
+            for status in statuses:
+                # A view's own description of an error says more; keep it and add the shape.
+                documented = responses.setdefault(status, _error(status))
+                documented.setdefault("content", {"application/json": {"schema": _ERROR_REF}})
+            for documented_status, documented in responses.items():
+                if documented_status in _DESCRIPTIONS:
+                    documented.setdefault("content", {"application/json": {"schema": _ERROR_REF}})
+            if method not in _WRITES:
+                security = operation.setdefault("security", [])
+                if {} not in security:
+                    security.append({})
+    return result
+
+
+class AutoSchema(SpectacularAutoSchema):
+    """drf-spectacular's schema, where a serializer may name output fields that are not always present.
+
+    A read-only field is required in drf-spectacular's output schemas; a serializer
+    that leaves a key out of some answers lists it in `schema_optional_fields`.
+    """
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        optional = set(getattr(serializer, "schema_optional_fields", ()))
+        if optional and "required" in schema:
+            schema["required"] = [name for name in schema["required"] if name not in optional]
+            if not schema["required"]:
+                del schema["required"]
+        return schema

@@ -1,0 +1,48 @@
+"""Login throttles for `POST /api/token/`: per address and per account, answered 429.
+
+Rates are read from the settings on every request (not frozen at import as
+DRF's own throttles do), so a deployment or a test can change them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+
+from .clientip import client_ip
+
+
+class LoginAddressThrottle(SimpleRateThrottle):
+    """Token requests from one address (as `SPEED_TRUSTED_PROXIES` resolves it)."""
+
+    scope = "login_address"
+
+    def get_rate(self) -> str:
+        return str(settings.SPEED_LOGIN_RATE_PER_ADDRESS)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+class LoginAccountThrottle(SimpleRateThrottle):
+    """Token requests naming one account, from anywhere: spreading guesses over addresses does not help."""
+
+    scope = "login_account"
+
+    def get_rate(self) -> str:
+        return str(settings.SPEED_LOGIN_RATE_PER_ACCOUNT)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        try:
+            username = request.data.get("username")
+        except AttributeError:  # a body that is not an object names no account
+            return None
+        if not isinstance(username, str) or not username:
+            return None
+        # Usernames are folded to lower case here, so ALICE and alice share one budget; the key is hashed to stay a valid cache key.
+        ident = hashlib.sha256(username.strip().lower().encode("utf-8", "replace")).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -1,0 +1,57 @@
+"""`POST /api/token/`: a user's API token for their username and password, throttled.
+
+Two DRF throttles (per address, per account) answer 429 to a burst; failed
+logins also count towards django-axes' lockout, shared with the site's and the
+admin's login pages, and a locked-out account or address gets 429 here too.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import Throttled
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .api_schema import ERROR_SHAPE
+from .errors import Invalid
+from .throttles import LoginAccountThrottle, LoginAddressThrottle
+
+
+class TokenInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenApi(APIView):
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+    throttle_classes = [LoginAddressThrottle, LoginAccountThrottle]
+
+    @extend_schema(
+        operation_id="token_create",
+        request=TokenInput,
+        responses={
+            200: inline_serializer("TokenOutput", {"token": serializers.CharField()}),
+            400: OpenApiResponse(ERROR_SHAPE, description="Missing, malformed or wrong username or password."),
+            429: OpenApiResponse(ERROR_SHAPE, description="Too many attempts from this address or for this account."),
+        },
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        # The plain HttpRequest: django-axes marks it when the account or address is locked out.
+        http_request = request._request
+        user = authenticate(
+            http_request, username=data.validated_data["username"], password=data.validated_data["password"]
+        )
+        if getattr(http_request, "axes_locked_out", False):
+            raise Throttled(detail="Too many failed logins for this account or from this address; try again later.")
+        if user is None:
+            raise Invalid("Unable to log in with these credentials.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
