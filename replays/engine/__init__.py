@@ -5,7 +5,7 @@ Celery or any app. Apps call the engine; it never calls them.
 """
 
 from .errors import ErrorCode, LogError
-from .events import Collision, Event, Play, Reshuffle, SpeedCall, Stall
+from .events import Collision, Event, Move, Play, Reshuffle, SpeedCall, Stall
 from .rulesets import PRESETS, Ruleset, ruleset_from_json
 from .simulate import simulate
 from .verdict import Step, Verdict
@@ -13,7 +13,9 @@ from .verify import verify_bytes, verify_document
 
 #: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
 #: 1.2.0: verdicts carry `cards_left`, so logs verified before it are refreshed to store it.
-ENGINE_VERSION = "1.2.0"
+#: 1.3.0: the speed-log/1 extension. A log that was rejected for using one of its values
+#: (`players: 1`, a `teams` or `tableau` key, "spit_cards", a `move`) may now verify.
+ENGINE_VERSION = "1.3.0"
 
 __all__ = [
     "ENGINE_VERSION",
@@ -22,6 +24,7 @@ __all__ = [
     "ErrorCode",
     "Event",
     "LogError",
+    "Move",
     "Play",
     "Reshuffle",
     "Ruleset",

@@ -1,7 +1,8 @@
 """The events of a speed-log/1 game as typed values, and the one parser that makes them.
 
 An event is a small immutable value, as a move is in python-chess: `Play`,
-`Collision`, `Stall`, `Reshuffle` and `SpeedCall` (spec section 5). Cards are
+`Collision`, `Stall`, `Reshuffle`, `SpeedCall` (spec section 5) and the
+extension's `Move` (Spit's stock piles). Cards are
 `Card` numbers (see `cards.py`), read once from the log's strings. The parser
 checks an event's format only: a value of the wrong JSON type, an index out of
 range, a badly spelled card, an unknown `type` are `bad_format`, raised as a
@@ -24,18 +25,26 @@ from .errors import ErrorCode, LogError
 from .rulesets import Ruleset
 
 EVENT_TYPES = ("play", "collision", "stall", "reshuffle", "speed")
+#: A game with a tableau (Spit) knows one more.
+TABLEAU_EVENT_TYPES = (*EVENT_TYPES, "move")
 
 
 class Play(NamedTuple):
-    """`seat` puts `cards` from their hand on centre pile `pile`, in order (one card, or a run)."""
+    """`seat` puts `cards` on centre pile `pile`, in order (one card, or a run).
+
+    From their hand; in a tableau game (`source` not None) the one card is the
+    face-up top of their stock pile `source` (the log's `from`).
+    """
 
     t: int
     seat: int
     pile: int
     cards: tuple[Card, ...]
+    source: int | None = None
 
     def __str__(self) -> str:
-        return f"play {card_names(self.cards)} by seat {self.seat} on pile {self.pile} at {self.t} ms"
+        where = "" if self.source is None else f" from stock pile {self.source}"
+        return f"play {card_names(self.cards)} by seat {self.seat}{where} on pile {self.pile} at {self.t} ms"
 
 
 class Collision(NamedTuple):
@@ -53,8 +62,9 @@ class Collision(NamedTuple):
 class Stall(NamedTuple):
     """Everyone is stuck: fresh cards are flipped.
 
-    `piles` is None in a `"stacks"` game; with `"draw_piles"`, the centre pile
-    each seat's draw pile flips onto (None for an empty draw pile).
+    `piles` is None in a `"stacks"` or `"spit_cards"` game; with `"draw_piles"`,
+    the centre pile each draw pile (a seat's, or a team's) flips onto (None for
+    an empty draw pile).
     """
 
     t: int
@@ -65,13 +75,35 @@ class Stall(NamedTuple):
 
 
 class Reshuffle(NamedTuple):
-    """The centre piles are gathered and shuffled into `order`, first card first."""
+    """The centre piles are gathered and shuffled into `order`, first card first.
+
+    In a `"spit_cards"` game `seat` reshuffles their own spit pile, but its top,
+    into their spit cards.
+    """
 
     t: int
     order: tuple[Card, ...]
+    seat: int | None = None
 
     def __str__(self) -> str:
-        return f"reshuffle of {len(self.order)} cards at {self.t} ms"
+        whose = "" if self.seat is None else f" by seat {self.seat}"
+        return f"reshuffle of {len(self.order)} cards{whose} at {self.t} ms"
+
+
+class Move(NamedTuple):
+    """Tableau game: `seat` moves `card`, the top of stock pile `source`, into the empty position `target`."""
+
+    t: int
+    seat: int
+    card: Card
+    source: int
+    target: int
+
+    def __str__(self) -> str:
+        return (
+            f"move of {card_names((self.card,))} by seat {self.seat} from stock pile {self.source} "
+            f"to {self.target} at {self.t} ms"
+        )
 
 
 class SpeedCall(NamedTuple):
@@ -94,11 +126,11 @@ def _other_event(self: tuple[Any, ...], other: object) -> bool:
 
 # A named tuple compares as a plain tuple: a stall at t=5 would equal (5, None) and a
 # collision the play with the same numbers. An event equals only an event of its own type.
-for _kind in (Play, Collision, Stall, Reshuffle, SpeedCall):
+for _kind in (Play, Collision, Stall, Reshuffle, SpeedCall, Move):
     setattr(_kind, "__eq__", _same_event)  # noqa: B010 - a method assignment mypy refuses on a NamedTuple
     setattr(_kind, "__ne__", _other_event)  # noqa: B010
 
-Event = Play | Collision | Stall | Reshuffle | SpeedCall
+Event = Play | Collision | Stall | Reshuffle | SpeedCall | Move
 
 #: Reads one raw event (the JSON value) at an index into its typed value; raises `LogError`.
 EventParser = Callable[[object, int], Event]
@@ -184,39 +216,62 @@ def _run(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Play:
 def _stall(
     event: dict[str, Any], index: int, t: int, ruleset: Ruleset, *, players: Sequence[str], draws: Sequence[Sized]
 ) -> Stall:
-    if ruleset.stalls_from_stacks:
+    if not ruleset.stalls_from_draw_piles:
         return Stall(t, None)  # a `piles` key is unknown here, so ignored
     targets = event.get("piles")
     piles = ruleset.center_piles
+    teams = ruleset.teams
     if type(targets) is not list or len(targets) != len(draws):
-        raise event_error(
-            index, f"A draw-pile stall needs `piles`: one entry per seat ({ruleset.players}), not {targets!r}."
+        per = f"team ({len(teams)})" if teams else f"seat ({ruleset.players})"
+        raise event_error(index, f"A draw-pile stall needs `piles`: one entry per {per}, not {targets!r}.")
+    for side, pile in enumerate(targets):
+        owner = (
+            f"team {side} ({', '.join(who(players, seat) for seat in teams[side])})" if teams else who(players, side)
         )
-    for seat, pile in enumerate(targets):
-        if len(draws[seat]):
+        if len(draws[side]):
             if type(pile) is not int or not 0 <= pile < piles:
                 raise event_error(
                     index,
-                    f"`piles[{seat}]` must name the centre pile (0 to {piles - 1}) that "
-                    f"{who(players, seat)} flips onto, not {pile!r}.",
+                    f"`piles[{side}]` must name the centre pile (0 to {piles - 1}) that {owner} flips onto, not {pile!r}.",
                 )
         elif pile is not None:
-            raise event_error(
-                index, f"`piles[{seat}]` must be null: {who(players, seat)} has no draw pile left to flip from."
-            )
+            raise event_error(index, f"`piles[{side}]` must be null: {owner} has no draw pile left to flip from.")
     return Stall(t, tuple(targets))
 
 
 def _reshuffle(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Reshuffle:
-    if not ruleset.stalls_from_stacks:
+    if ruleset.stalls_from_draw_piles:
         raise event_error(index, 'A game with stall_source "draw_piles" has no reshuffle.')
+    seat = None
+    if ruleset.tableau:  # a Spit reshuffle belongs to one seat
+        seat = event.get("player")
+        if type(seat) is not int or not 0 <= seat < ruleset.players:
+            raise _bad_seat(index, seat, ruleset.players)
     order = event.get("order")
     if type(order) is not list:
         raise event_error(index, "`order` must be the list of reshuffled cards, first card first.")
     problem = card_problem(order, "`order`")
     if problem is not None:
         raise event_error(index, problem)
-    return Reshuffle(t, tuple(CARD_ID[name] for name in order))
+    return Reshuffle(t, tuple(CARD_ID[name] for name in order), seat)
+
+
+def _stock_index(event: dict[str, Any], index: int, key: str, ruleset: Ruleset) -> int:
+    value = event.get(key)
+    if type(value) is not int or not 0 <= value < len(ruleset.tableau):
+        raise event_error(index, f"`{key}` must be a stock pile from 0 to {len(ruleset.tableau) - 1}, not {value!r}.")
+    return value
+
+
+def _move(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Move:
+    seat = event.get("player")
+    if type(seat) is not int or not 0 <= seat < ruleset.players:
+        raise _bad_seat(index, seat, ruleset.players)
+    name = event.get("card")
+    card = CARD_ID.get(name) if type(name) is str else None
+    if card is None:
+        raise _bad_card(index, event)
+    return Move(t, seat, card, _stock_index(event, index, "from", ruleset), _stock_index(event, index, "to", ruleset))
 
 
 def _careful_parse(
@@ -237,6 +292,8 @@ def _careful_parse(
         card = CARD_ID.get(name) if type(name) is str else None
         if card is None:
             raise _bad_card(index, event)
+        if ruleset.tableau:  # the stock pile the card comes from
+            return Play(t, seat, pile, (card,), _stock_index(event, index, "from", ruleset))
         return Play(t, seat, pile, (card,))
     if kind == "collision":
         return _collision(event, index, t, ruleset)
@@ -249,7 +306,10 @@ def _careful_parse(
         if type(caller) is not int or not 0 <= caller < ruleset.players:
             raise _bad_seat(index, caller, ruleset.players)
         return SpeedCall(t, caller)
-    raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(EVENT_TYPES)}.")
+    if kind == "move" and ruleset.tableau:
+        return _move(event, index, t, ruleset)
+    known = TABLEAU_EVENT_TYPES if ruleset.tableau else EVENT_TYPES
+    raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
 
 
 #: `_ONE_CARD[card]` is `(card,)`: one tuple per card for every one-card play, not one per play.
@@ -267,7 +327,9 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
     # checks beside it keep out True and 1.0, which equal 1.
     seat_numbers = tuple(range(ruleset.players))
     pile_numbers = tuple(range(ruleset.center_piles))
-    from_stacks = ruleset.stalls_from_stacks
+    # A tableau play carries `from`: the careful path reads it.
+    player_numbers = () if ruleset.tableau else seat_numbers
+    piles_key_unread = not ruleset.stalls_from_draw_piles
     card_id = CARD_ID
     one_card = _ONE_CARD
     new = tuple.__new__
@@ -286,16 +348,16 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
                     pile = event["pile"]
                     card = card_id[event["card"]]  # KeyError: not a card; TypeError: not even hashable
                     if (
-                        seat in seat_numbers
+                        seat in player_numbers
                         and pile in pile_numbers
                         and t.__class__ is int
                         and seat.__class__ is int
                         and pile.__class__ is int
                         and event.__class__ is dict
                     ):
-                        return new(Play, (t, seat, pile, one_card[card]))
+                        return new(Play, (t, seat, pile, one_card[card], None))
             elif kind == "stall":
-                if from_stacks:
+                if piles_key_unread:
                     t = event["t"]
                     if t.__class__ is int and event.__class__ is dict:
                         return new(Stall, (t, None))

@@ -7,7 +7,11 @@ for the same pile within a few milliseconds, they collide: the first card
 stands and the other is taken back, as the rules say. When nobody can move
 the table stalls (replacement stacks flip, or each player flips their own
 draw pile in California Speed), reshuffles the centre when the stacks are
-gone, and ends in a deadlock when no flip can ever free a move.
+gone, and ends in a deadlock when no flip can ever free a move. The
+extension's games play the same way: partners share a draw pile in Team
+Speed; in Spit a bot plays the top of a stock pile, or moves one into an empty
+position to turn a card up, and a seat out of spit cards reshuffles its spit
+pile before everyone spits a card.
 
 The moves go through the same `GameState` the verifier replays, so every
 simulated log is valid by construction; the tests still verify each one.
@@ -48,8 +52,10 @@ class Bot:
 class _Reach:
     seat: int
     at: int
-    pile: int
+    pile: int  # -1 for a stock move, which reaches for no centre pile
     cards: tuple[Card, ...]
+    source: int | None = None  # tableau games: the stock pile the card comes from
+    target: int | None = None  # a stock move: the empty position it goes to
 
 
 def simulate(ruleset: Ruleset | str, *, seed: int, players: Sequence[str] | None = None) -> dict[str, Any]:
@@ -87,7 +93,7 @@ class _Table:
             reaches = self._reaches()
             if reaches:
                 self._land(reaches)
-                result = self._speed_if_done()
+                result = self._speed_if_done(reaches[0].seat)
             else:
                 result = self._unstick()
         return {
@@ -106,6 +112,11 @@ class _Table:
         """What each bot that can move goes for, quickest first."""
         reaches = []
         for seat, bot in enumerate(self.bots):
+            if self.state.tableau:
+                reach = self._tableau_reach(seat, bot)
+                if reach is not None:
+                    reaches.append(reach)
+                continue
             plays = self.state.legal_single_plays(seat)
             if not plays:
                 continue
@@ -114,6 +125,19 @@ class _Table:
             reaches.append(_Reach(seat, self.now + bot.reaction(self.rng), pile, cards))
         reaches.sort(key=lambda reach: (reach.at, reach.seat))
         return reaches
+
+    def _tableau_reach(self, seat: int, bot: Bot) -> _Reach | None:
+        """Spit: a play from a stock pile's top when one fits, else a move that turns up a card."""
+        plays = self.state.legal_plays(seat)
+        at = self.now + bot.reaction(self.rng)
+        if plays:
+            card, pile, source = self.rng.choice(plays)
+            return _Reach(seat, at, pile, (card,), source)
+        moves = self.state.turning_moves(seat)
+        if not moves:
+            return None
+        source, target = self.rng.choice(moves)
+        return _Reach(seat, at, -1, (self.state.stock[seat][source][-1],), source, target)
 
     def _extend_run(self, seat: int, first: Card, bot: Bot) -> tuple[Card, ...]:
         """Grow a run from `first` with hand cards that each fit the one before."""
@@ -126,8 +150,8 @@ class _Table:
             if not nexts:
                 break
             card = self.rng.choice(nexts)
-            if card == JOKER and len(rest) == 1 and not self.state.draws[seat]:
-                break  # a joker may never be the last card
+            if card == JOKER and self.state.remaining(seat) - len(run) == 1:
+                break  # a joker may never be the side's last remaining card
             run.append(card)
             rest.remove(card)
         return tuple(run)
@@ -135,13 +159,31 @@ class _Table:
     def _land(self, reaches: list[_Reach]) -> None:
         first = reaches[0]
         self.now = first.at
+        if first.target is not None:  # a stock move: it lands on no centre pile
+            assert first.source is not None
+            self.events.append(
+                {
+                    "t": first.at,
+                    "type": "move",
+                    "player": first.seat,
+                    "card": CARD_NAMES[first.cards[0]],
+                    "from": first.source,
+                    "to": first.target,
+                }
+            )
+            self.state.move(first.seat, first.source, first.target)
+            return
         event: dict[str, Any] = {"t": first.at, "type": "play", "player": first.seat, "pile": first.pile}
         if len(first.cards) > 1:
             event["cards"] = [CARD_NAMES[card] for card in first.cards]
         else:
             event["card"] = CARD_NAMES[first.cards[0]]
+        if first.source is not None:
+            event["from"] = first.source
+            self.state.play_from_stock(first.seat, first.source, first.pile)
+        else:
+            self.state.play(first.seat, first.cards, first.pile)
         self.events.append(event)
-        self.state.play(first.seat, first.cards, first.pile)
         for other in reaches[1:]:
             if other.at - first.at > COLLISION_WINDOW_MS:
                 break
@@ -157,12 +199,15 @@ class _Table:
                     }
                 )
 
-    def _speed_if_done(self) -> dict[str, Any] | None:
-        for seat in range(len(self.bots)):
-            if self.state.cards_left(seat) == 0:
+    def _speed_if_done(self, last: int) -> dict[str, Any] | None:
+        """The player who laid their side's last card calls Speed (in Speed, the only one who can)."""
+        for seat in (last, *range(len(self.bots))):
+            if self.state.remaining(seat) == 0:
                 self.now += self.rng.randint(150, 600)
                 self.events.append({"t": self.now, "type": "speed", "player": seat})
                 self.state.winner = seat
+                if self.ruleset.teams:
+                    return {"winner_team": self.ruleset.side_of(seat)}
                 return {"winner": seat}
         return None
 
@@ -172,9 +217,13 @@ class _Table:
         """Nobody can move: flip, reshuffle, or call the game dead."""
         state = self.state
         if state.is_dead():
+            if self.ruleset.players == 1:  # a stuck Speed Solitaire game is scored by the cards left
+                return {"deadlock": True, "cards_left": state.remaining(0)}
             return {"deadlock": True}
         self.now += self.rng.randint(600, 1800)  # everyone looks, then agrees they are stuck
-        if not self.ruleset.stalls_from_stacks:
+        if state.tableau:
+            self._spit()
+        elif not self.ruleset.stalls_from_stacks:
             targets: list[int | None] = [
                 self.rng.randrange(self.ruleset.center_piles) if draw else None for draw in state.draws
             ]
@@ -190,3 +239,18 @@ class _Table:
             self.events.append({"t": self.now, "type": "reshuffle", "order": [CARD_NAMES[card] for card in order]})
             state.reshuffle(order)
         return None
+
+    def _spit(self) -> None:
+        """Spit: each seat out of spit cards reshuffles its spit pile but the top, then every seat spits a card."""
+        state = self.state
+        for seat, spit in enumerate(state.draws):
+            if not spit:
+                order = state.piles[seat][:-1]
+                self.rng.shuffle(order)
+                self.now += self.rng.randint(1500, 3000)
+                self.events.append(
+                    {"t": self.now, "type": "reshuffle", "player": seat, "order": [CARD_NAMES[card] for card in order]}
+                )
+                state.reshuffle_spit(seat, order)
+        self.events.append({"t": self.now, "type": "stall"})
+        state.flip_spit_cards()

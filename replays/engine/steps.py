@@ -44,8 +44,12 @@ class StepReplay:
         parse = event_parser(self._ruleset, players, draws)
         name = CARD_NAMES.__getitem__
 
+        extension = bool(self._ruleset.teams or self._ruleset.tableau)
+        seats = range(self._ruleset.players)
+        stock = state.stock
+
         def step(index: int | None, t: int, description: str) -> Step:
-            return Step(  # event, t, description, hands, draws, piles, pile_tops, stacks
+            return Step(  # event, t, description, hands, draws, piles, pile_tops, stacks (, stock, stock_tops, left)
                 index,
                 t,
                 description,
@@ -54,6 +58,15 @@ class StepReplay:
                 tuple([len(pile) for pile in piles]),
                 tuple([name(pile[-1]) if pile else None for pile in piles]),
                 tuple([len(stack) for stack in stacks]),
+                *(
+                    (
+                        tuple([tuple(map(len, seat_piles)) for seat_piles in stock]),
+                        tuple([tuple(name(pile[-1]) if pile else None for pile in seat_piles) for seat_piles in stock]),
+                        tuple([state.remaining(seat) for seat in seats]),
+                    )
+                    if extension
+                    else ()
+                ),
             )
 
         steps = [step(None, 0, DEAL)]

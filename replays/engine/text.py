@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import CARD_NAMES, JOKER_NAME, Card
-from .events import Collision, Event, Play, Reshuffle, Stall
+from .events import Collision, Event, Move, Play, Reshuffle, Stall
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -39,12 +39,23 @@ def describe_event(event: Event, players: Sequence[str], tops: Sequence[Card]) -
     if isinstance(event, Play):
         under = CARD_TEXT[tops[event.pile]]  # EMPTY_PILE (-1) reads "nothing"
         shown = " ".join(CARD_TEXT[card] for card in event.cards)
-        return f"{_name(players, event.seat)} plays {shown} on {under} (pile {event.pile}), {at}"
+        where = "" if event.source is None else f" from stock pile {event.source}"
+        return f"{_name(players, event.seat)} plays {shown}{where} on {under} (pile {event.pile}), {at}"
     if isinstance(event, Collision):
         who = _name(players, event.seat)
         return f"{who} collides with {CARD_TEXT[event.card]} on pile {event.pile} and takes it back, {at}"
     if isinstance(event, Stall):
         return f"Everyone is stuck: fresh cards are flipped onto the centre, {at}"
     if isinstance(event, Reshuffle):
+        if event.seat is not None:
+            return (
+                f"{_name(players, event.seat)} shuffles their spit pile, all but its top card, into new spit "
+                f"cards, {at}"
+            )
         return f"The centre piles are gathered, shuffled and split into the replacement stacks, {at}"
+    if isinstance(event, Move):
+        return (
+            f"{_name(players, event.seat)} moves {CARD_TEXT[event.card]} from stock pile {event.source} into the "
+            f"empty position {event.target}, {at}"
+        )
     return f"{_name(players, event.seat)} calls Speed!, {at}"

@@ -14,6 +14,13 @@ class Step:
 
     Carries what the replay viewer draws: every hand face up, the count of each
     face-down pile, each centre pile's top card, and the event in words.
+    `draws` has one entry per draw pile: per seat, or per team in a team game.
+
+    The extension's games add three fields, left empty in every other game (so
+    its steps and `to_dict` stay exactly as they were): `stock`, each seat's
+    stock pile counts in a tableau game (Spit), and `stock_tops`, their face-up
+    top cards; `left`, each seat's side's remaining cards (`cards_left`) where
+    hand plus draw pile does not say it (team and tableau games).
     """
 
     event: int | None
@@ -24,29 +31,39 @@ class Step:
     piles: tuple[int, ...]
     pile_tops: tuple[str | None, ...]
     stacks: tuple[int, ...]
+    stock: tuple[tuple[int, ...], ...] = ()
+    stock_tops: tuple[tuple[str | None, ...], ...] = ()
+    left: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
-        return sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
+        return (
+            sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks) + sum(map(sum, self.stock))
+        )
 
     @property
     def cards_left(self) -> tuple[int, ...]:
-        """Cards each seat still has to get rid of (hand and draw pile)."""
+        """Cards each seat (its side, in a team game) still has to get rid of: hand and draw pile, or stock."""
+        if self.left:
+            return self.left
         return tuple(len(hand) + draw for hand, draw in zip(self.hands, self.draws, strict=True))
 
     def to_counts(self) -> dict[str, Any]:
-        """The counts only: the stable shape of `verify --steps`."""
-        return {
+        """The counts only: the stable shape of `verify --steps` (`stock` only in a tableau game)."""
+        counts: dict[str, Any] = {
             "hands": [len(hand) for hand in self.hands],
             "draws": list(self.draws),
             "piles": list(self.piles),
             "stacks": list(self.stacks),
-            "total": self.total,
         }
+        if self.stock:
+            counts["stock"] = [list(piles) for piles in self.stock]
+        counts["total"] = self.total
+        return counts
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything a replay viewer needs to draw this step."""
-        return {
+        """Everything a replay viewer needs to draw this step (and `stock_tops` in a tableau game)."""
+        out = {
             "event": self.event,
             "t": self.t,
             "description": self.description,
@@ -55,6 +72,9 @@ class Step:
             "pile_tops": list(self.pile_tops),
             "cards_left": list(self.cards_left),
         }
+        if self.stock:
+            out["stock_tops"] = [list(tops) for tops in self.stock_tops]
+        return out
 
 
 class StepSource(Protocol):
@@ -69,7 +89,8 @@ class Verdict:
 
     `event` is the 0-based index of the first event at fault (None when the
     log is valid, for document-level errors and for `result_mismatch`);
-    `winner` is the winning seat of a valid, won game (None otherwise);
+    `winner` is the winning seat of a valid, won game (None otherwise): the
+    seat that called Speed, in a team game too (`winner_team` is its team);
     `players` the log's names per seat when the document got that far;
     `steps` the table after the deal and after every event that passed, only
     when they were asked for. The verifier keeps the typed events that passed
@@ -80,7 +101,9 @@ class Verdict:
     `cards_left` is, for a valid log (won or deadlocked), each seat's cards
     still to get rid of after the last event: hand plus draw pile, the same
     numbers as the last step's `Step.cards_left`, computed without steps. The
-    winner's entry is 0. None when the log is not valid.
+    winner's entry is 0. None when the log is not valid. In the extension's
+    games it is the seat's side's remaining cards: a team's hands and draw
+    pile (the same number for both partners), a Spit seat's stock cards.
     """
 
     code: ErrorCode
@@ -91,6 +114,8 @@ class Verdict:
     cards_left: tuple[int, ...] | None = None
     #: The steps, or what builds them (see `steps`); None when they were not asked for.
     step_source: tuple[Step, ...] | StepSource | None = field(default=None, repr=False, compare=False)
+    #: In a team game that was won, the winning team (the index in `ruleset.teams`); else None.
+    winner_team: int | None = None
 
     @property
     def steps(self) -> tuple[Step, ...] | None:

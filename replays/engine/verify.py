@@ -33,8 +33,8 @@ from .cards import (
     sorted_pack,
 )
 from .errors import ErrorCode, LogError
-from .events import Collision, Play, Reshuffle, SpeedCall, Stall, card_problem, event_error, event_parser, who
-from .rulesets import Ruleset, build_ruleset, read_ruleset_fields
+from .events import Collision, Move, Play, Reshuffle, SpeedCall, Stall, card_problem, event_error, event_parser, who
+from .rulesets import TEAMS_FIELD, Ruleset, build_ruleset, read_ruleset_fields
 from .state import GameState
 from .steps import StepReplay
 from .text import clock
@@ -128,14 +128,28 @@ class _Verifier:
             # The events before the one at fault passed (all of them, for `result_mismatch`).
             passed = len(self.events) if error.event is None else error.event
             return Verdict(error.code, error.event, error.message, None, self.players, None, self._steps(passed))
-        if winner is None:
-            message = "Verified: the game ended in a deadlock, no card can ever be played again."
-        else:
-            message = f"Verified: {self._who(winner)} won; every card of the {self.ruleset.pack_size}-card pack is accounted for."
         state = self.state
         assert state is not None
-        cards_left = tuple([len(hand) + len(draw) for hand, draw in zip(state.hands, state.draws, strict=True)])
-        return Verdict(ErrorCode.OK, None, message, winner, self.players, cards_left, self._steps(len(self.events)))
+        ruleset = self.ruleset
+        team = None if winner is None or not ruleset.teams else ruleset.side_of(winner)
+        if winner is None:
+            message = "Verified: the game ended in a deadlock, no card can ever be played again."
+        elif team is not None:
+            message = (
+                f"Verified: team {team} won ({self._who(winner)} called Speed); every card of the "
+                f"{ruleset.pack_size}-card pack is accounted for."
+            )
+        else:
+            message = (
+                f"Verified: {self._who(winner)} won; every card of the {ruleset.pack_size}-card pack is accounted for."
+            )
+        if ruleset.teams or ruleset.tableau:
+            cards_left = tuple([state.remaining(seat) for seat in range(ruleset.players)])
+        else:
+            cards_left = tuple([len(hand) + len(draw) for hand, draw in zip(state.hands, state.draws, strict=True)])
+        return Verdict(
+            ErrorCode.OK, None, message, winner, self.players, cards_left, self._steps(len(self.events)), team
+        )
 
     def _steps(self, passed: int) -> StepReplay | tuple[()] | None:
         if not self.record_steps:
@@ -171,7 +185,7 @@ class _Verifier:
         if type(events) is not list:
             raise LogError(ErrorCode.BAD_FORMAT, "`events` must be a list.")
         result = document["result"]
-        self._check_result_format(result)
+        self._check_result_format(result, team_game=bool(fields[TEAMS_FIELD]))
 
         self.ruleset = ruleset = build_ruleset(fields)
         if len(players) != ruleset.players:
@@ -185,6 +199,18 @@ class _Verifier:
                 ErrorCode.BAD_FORMAT,
                 f"`result.winner` is {result['winner']}; seats are numbered 0 to {ruleset.players - 1}.",
             )
+        if ruleset.teams and "winner_team" in result and not 0 <= result["winner_team"] < len(ruleset.teams):
+            raise LogError(
+                ErrorCode.BAD_FORMAT,
+                f"`result.winner_team` is {result['winner_team']}; teams are numbered 0 to {len(ruleset.teams) - 1}.",
+            )
+        if ruleset.players == 1 and "deadlock" in result:
+            left = result.get("cards_left")
+            if type(left) is not int or left < 0:
+                raise LogError(
+                    ErrorCode.BAD_FORMAT,
+                    f"A one-player deadlock needs `result.cards_left`, the cards left (0 or more), not {left!r}.",
+                )
         if sorted(cards) != sorted_pack(ruleset.decks, ruleset.jokers):
             raise LogError(ErrorCode.BAD_DECK, self._deck_problem(deck))
         self.deck = cards
@@ -193,14 +219,21 @@ class _Verifier:
         return events, result
 
     @staticmethod
-    def _check_result_format(result: object) -> None:
+    def _check_result_format(result: object, *, team_game: bool) -> None:
+        """The shape of `result` (section 6); `team_game`: the log's `teams`, as written, is not empty."""
         if not isinstance(result, dict):
             raise LogError(ErrorCode.BAD_FORMAT, '`result` must be an object: {"winner": seat} or {"deadlock": true}.')
-        has_winner, has_deadlock = "winner" in result, "deadlock" in result
+        key = "winner_team" if team_game else "winner"
+        has_winner, has_deadlock = key in result, "deadlock" in result
+        if team_game and "winner" in result:
+            raise LogError(
+                ErrorCode.BAD_FORMAT, 'A team game is won by a team: `result` names it in "winner_team", not "winner".'
+            )
         if has_winner == has_deadlock:
-            raise LogError(ErrorCode.BAD_FORMAT, '`result` must hold exactly one of "winner" and "deadlock".')
-        if has_winner and type(result["winner"]) is not int:
-            raise LogError(ErrorCode.BAD_FORMAT, f"`result.winner` must be a seat number, not {result['winner']!r}.")
+            raise LogError(ErrorCode.BAD_FORMAT, f'`result` must hold exactly one of "{key}" and "deadlock".')
+        if has_winner and type(result[key]) is not int:
+            what = "team number" if team_game else "seat number"
+            raise LogError(ErrorCode.BAD_FORMAT, f"`result.{key}` must be a {what}, not {result[key]!r}.")
         if has_deadlock and result["deadlock"] is not True:
             raise LogError(ErrorCode.BAD_FORMAT, f"`result.deadlock` can only be true, not {result['deadlock']!r}.")
 
@@ -226,7 +259,9 @@ class _Verifier:
         card_id = CARD_ID
         # The fast lane's range checks: membership in a tuple of the valid numbers (the
         # type checks beside them keep out True and 1.0). Empty tuples close the lane.
-        seat_numbers = tuple(range(self.ruleset.players)) if self.fast_lane else ()
+        # The lane serves Speed's one-card plays from a hand: not team or tableau games.
+        classic = not self.ruleset.teams and not self.ruleset.tableau
+        seat_numbers = tuple(range(self.ruleset.players)) if self.fast_lane and classic else ()
         pile_numbers = tuple(range(self.ruleset.center_piles))
         previous = 0  # the clock of the event before
         won = False  # whether a Speed call has won the game
@@ -294,6 +329,8 @@ class _Verifier:
                     self._stall(event)
                 elif type(event) is Reshuffle:
                     self._reshuffle(event)
+                elif type(event) is Move:
+                    self._move(event)
                 elif type(event) is SpeedCall:
                     self._speed(event)
                     won = True
@@ -321,17 +358,25 @@ class _Verifier:
             return
         state = self.state
         assert state is not None
-        t, seat, pile, (card,) = event
-        hand = state.hands[seat]
-        if card not in hand:
+        t, seat, pile, (card,), source = event
+        if source is not None:  # a tableau game: the card is the face-up top of that stock pile
+            stock = state.stock[seat][source]
+            if not stock or stock[-1] != card:
+                shows = f"shows {CARD_NAMES[stock[-1]]}" if stock else "is empty"
+                raise self._error(
+                    ErrorCode.NOT_IN_HAND,
+                    f"{self._who(seat)} plays {CARD_NAMES[card]} from stock pile {source} at {clock(t)}, but that "
+                    f"pile {shows}: only a stock pile's face-up top card can be played.",
+                )
+        elif card not in state.hands[seat]:
             raise self._error(
                 ErrorCode.NOT_IN_HAND,
                 f"{self._who(seat)} plays {CARD_NAMES[card]} at {clock(t)}, but their hand holds "
-                f"{card_names(hand) or 'nothing'}.",
+                f"{card_names(state.hands[seat]) or 'nothing'}.",
             )
         if not state.fits(card, pile):
             raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
-        if card == JOKER and len(hand) == 1 and not state.draws[seat]:
+        if card == JOKER and state.is_last_card(seat):
             raise self._error(
                 ErrorCode.JOKER_LAST,
                 f"{self._who(seat)} plays a joker as their last card at {clock(t)}; a joker may never be the last card.",
@@ -340,7 +385,7 @@ class _Verifier:
     def _check_run(self, event: Play) -> None:
         state = self.state
         assert state is not None
-        t, seat, pile, cards = event
+        t, seat, pile, cards, _source = event
         run = card_names(cards)
         remaining = list(state.hands[seat])
         for card in cards:
@@ -363,7 +408,7 @@ class _Verifier:
                     f"{self._who(seat)}'s run {run} at {clock(t)} breaks at {CARD_NAMES[card]}: it does not fit on "
                     f"{CARD_NAMES[before]} (fits: {fits}).",
                 )
-        if cards[-1] == JOKER and not remaining and not state.draws[seat]:
+        if cards[-1] == JOKER and state.is_last_card(seat, len(cards)):
             raise self._error(
                 ErrorCode.JOKER_LAST,
                 f"{self._who(seat)}'s run at {clock(t)} ends with a joker as their last card; a joker may never be "
@@ -408,10 +453,11 @@ class _Verifier:
             )
         if standing_seat == seat:
             raise self._error(ErrorCode.BAD_COLLISION, f"{what} follows that same player's own play.")
-        if card not in state.hands[seat]:
+        if card not in state.playable(seat):
+            where = "face up on their stock piles" if state.tableau else "in their hand"
             raise self._error(
                 ErrorCode.BAD_COLLISION,
-                f"{what}: {CARD_NAMES[card]} is not in their hand ({card_names(state.hands[seat]) or 'empty'}).",
+                f"{what}: {CARD_NAMES[card]} is not {where} ({card_names(state.playable(seat)) or 'empty'}).",
             )
         if not state.fits_on[card][top_before]:
             raise self._error(
@@ -423,29 +469,26 @@ class _Verifier:
         state = self.state
         assert state is not None
         seat = state.first_mover()
-        if seat is not None:
-            card, pile = state.legal_single_plays(seat)[0]
+        if seat is None:
+            return
+        plays = state.legal_single_plays(seat)
+        if plays:
+            card, pile = plays[0]
             showing = CARD_NAMES[state.piles[pile][-1]]
-            raise self._error(
-                ErrorCode.STALL_WITH_MOVE,
-                f"{what} at {clock(t)}, but {self._who(seat)} can still move: {CARD_NAMES[card]} fits on pile "
-                f"{pile} ({showing}).",
-            )
+            detail = f"{CARD_NAMES[card]} fits on pile {pile} ({showing})"
+        else:
+            source, target = state.turning_moves(seat)[0]
+            detail = f"moving stock pile {source}'s top into the empty position {target} turns up a card"
+        raise self._error(
+            ErrorCode.STALL_WITH_MOVE, f"{what} at {clock(t)}, but {self._who(seat)} can still move: {detail}."
+        )
 
     def _stall(self, event: Stall) -> None:
         state = self.state
         assert state is not None
         t, targets = event
         self._check_nobody_can_move(t, "A stall is called")
-        if targets is None:
-            if not any(state.stacks):
-                raise self._error(
-                    ErrorCode.STACKS_EMPTY,
-                    f"A stall is called at {clock(t)}, but every replacement stack is empty: the log must say "
-                    "`reshuffle` instead.",
-                )
-            state.flip_stacks()
-        else:
+        if targets is not None:
             if not any(state.draws):
                 raise self._error(
                     ErrorCode.STACKS_EMPTY,
@@ -453,41 +496,96 @@ class _Verifier:
                     "only end as a deadlock.",
                 )
             state.flip_draw_piles(targets)
+        elif state.tableau:
+            out = [seat for seat, spit in enumerate(state.draws) if not spit]
+            if out:
+                raise self._error(
+                    ErrorCode.STACKS_EMPTY,
+                    f"A stall is called at {clock(t)}, but {self._who(out[0])} has no spit card left: they must "
+                    "`reshuffle` their spit pile first.",
+                )
+            state.flip_spit_cards()
+        else:
+            if not any(state.stacks):
+                raise self._error(
+                    ErrorCode.STACKS_EMPTY,
+                    f"A stall is called at {clock(t)}, but every replacement stack is empty: the log must say "
+                    "`reshuffle` instead.",
+                )
+            state.flip_stacks()
 
     def _reshuffle(self, event: Reshuffle) -> None:
         state = self.state
         assert state is not None
-        t, order = event
+        t, order, seat = event
         self._check_nobody_can_move(t, "A reshuffle is called")
-        if any(state.stacks):
-            left = ", ".join(f"stack {index}: {len(stack)}" for index, stack in enumerate(state.stacks) if stack)
-            raise self._error(
-                ErrorCode.STACKS_NOT_EMPTY,
-                f"A reshuffle is called at {clock(t)}, but replacement cards are left ({left}): flip them with a "
-                "`stall` first.",
-            )
-        gathered = state.gathered_centre()
+        if seat is not None:  # Spit: the seat's spit pile, but its top, becomes its spit cards
+            left = len(state.draws[seat])
+            if left:
+                raise self._error(
+                    ErrorCode.STACKS_NOT_EMPTY,
+                    f"{self._who(seat)} reshuffles at {clock(t)}, but still has {left} spit cards: a seat reshuffles "
+                    "only when its spit cards are used up.",
+                )
+            gathered = state.piles[seat][:-1]
+            what = f"{self._who(seat)}'s spit pile under its top card"
+        else:
+            if any(state.stacks):
+                left_in = ", ".join(f"stack {index}: {len(stack)}" for index, stack in enumerate(state.stacks) if stack)
+                raise self._error(
+                    ErrorCode.STACKS_NOT_EMPTY,
+                    f"A reshuffle is called at {clock(t)}, but replacement cards are left ({left_in}): flip them "
+                    "with a `stall` first.",
+                )
+            gathered = state.gathered_centre()
+            what = "centre cards"
         if sorted(order) != sorted(gathered):
             want, have = Counter(CARD_NAMES[card] for card in gathered), Counter(CARD_NAMES[card] for card in order)
             missing = " ".join(sorted((want - have).elements())) or "none"
             extra = " ".join(sorted((have - want).elements())) or "none"
+            source = "the centre" if seat is None else "that pile"
             raise self._error(
                 ErrorCode.BAD_SHUFFLE,
-                f"The reshuffle at {clock(t)} must hold exactly the {len(gathered)} centre cards; it has "
-                f"{len(order)}. Missing: {missing}. Not from the centre: {extra}.",
+                f"The reshuffle at {clock(t)} must hold exactly the {len(gathered)} {what}; it has "
+                f"{len(order)}. Missing: {missing}. Not from {source}: {extra}.",
             )
-        state.reshuffle(order)
+        state.apply(event)
+
+    def _move(self, event: Move) -> None:
+        """A tableau move, in the extension's order: `not_in_hand`, then `no_fit`."""
+        state = self.state
+        assert state is not None
+        t, seat, card, source, target = event
+        piles = state.stock[seat]
+        if not piles[source] or piles[source][-1] != card:
+            shows = f"shows {CARD_NAMES[piles[source][-1]]}" if piles[source] else "is empty"
+            raise self._error(
+                ErrorCode.NOT_IN_HAND,
+                f"{self._who(seat)} moves {CARD_NAMES[card]} from stock pile {source} at {clock(t)}, but that pile "
+                f"{shows}: only a stock pile's face-up top card can be moved.",
+            )
+        if piles[target]:
+            raise self._error(
+                ErrorCode.NO_FIT,
+                f"{self._who(seat)} moves {CARD_NAMES[card]} into stock position {target} at {clock(t)}, but it is "
+                "not empty: a stock position takes a card only when it is empty.",
+            )
+        state.move(seat, source, target)
 
     def _speed(self, event: SpeedCall) -> None:
         state = self.state
         assert state is not None
         t, seat = event
-        if state.hands[seat] or state.draws[seat]:
-            raise self._error(
-                ErrorCode.NOT_FINISHED,
-                f"{self._who(seat)} calls Speed at {clock(t)} with {len(state.hands[seat])} cards in hand and "
-                f"{len(state.draws[seat])} in the draw pile.",
-            )
+        if state.remaining(seat):
+            if state.tableau:
+                held = f"{state.remaining(seat)} cards in their stock piles"
+            elif self.ruleset.teams:
+                side = self.ruleset.teams[self.ruleset.side_of(seat)]
+                hands = ", ".join(f"{len(state.hands[partner])} in {self._who(partner)}'s hand" for partner in side)
+                held = f"their team holding {hands} and {len(state.seat_draws[seat])} in the team's draw pile"
+            else:
+                held = f"{len(state.hands[seat])} cards in hand and {len(state.draws[seat])} in the draw pile"
+            raise self._error(ErrorCode.NOT_FINISHED, f"{self._who(seat)} calls Speed at {clock(t)} with {held}.")
         state.winner = seat
 
     # -- the result (spec section 6) -----------------------------------------
@@ -504,6 +602,15 @@ class _Verifier:
             else:
                 detail = f"but {self._who(state.winner)} called Speed"
             raise LogError(ErrorCode.RESULT_MISMATCH, f"The result names {self._who(claimed)} the winner, {detail}.")
+        if "winner_team" in result and self.ruleset.teams:
+            team: int = result["winner_team"]
+            if state.winner is not None and self.ruleset.side_of(state.winner) == team:
+                return state.winner
+            if state.winner is None:
+                detail = "but nobody called Speed"
+            else:
+                detail = f"but {self._who(state.winner)} of team {self.ruleset.side_of(state.winner)} called Speed"
+            raise LogError(ErrorCode.RESULT_MISMATCH, f"The result names team {team} the winner, {detail}.")
         if state.winner is not None:
             raise LogError(
                 ErrorCode.RESULT_MISMATCH,
@@ -516,10 +623,18 @@ class _Verifier:
                 f"The result claims a deadlock, but after the last event {self._who(seat)} can still move.",
             )
         if not state.is_dead():
-            remedy = "a reshuffle" if self.ruleset.stalls_from_stacks else "a stall"
+            remedy = {"stacks": "a reshuffle", "draw_piles": "a stall"}.get(
+                self.ruleset.stall_source, "a stall or a reshuffle"
+            )
             raise LogError(
                 ErrorCode.RESULT_MISMATCH,
                 f"The result claims a deadlock, but {remedy} could still free a move: the game was not over.",
+            )
+        if self.ruleset.players == 1 and result["cards_left"] != state.remaining(0):
+            raise LogError(
+                ErrorCode.RESULT_MISMATCH,
+                f"The result says {result['cards_left']} cards were left, but {self._who(0)} has "
+                f"{state.remaining(0)} left after the last event.",
             )
         return None
 
