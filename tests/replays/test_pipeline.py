@@ -164,7 +164,7 @@ def game_row_locked(game_id: int) -> Iterator[psycopg.Connection]:
         held.rollback()
 
 
-def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, worker: WorkerProcess, timeout: float = 30) -> None:
+def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, worker: WorkerProcess, timeout: float = 120) -> None:
     """The barrier: another backend of this database is blocked on a row lock (ours)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -175,7 +175,13 @@ def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, worker: Worke
         if waiting and waiting[0]:
             return
         time.sleep(0.05)
-    raise AssertionError(f"no backend waited on the game's row lock within {timeout}s:\n{worker.output()[-3000:]}")
+    activity = held.execute(
+        "SELECT pid, state, wait_event_type, wait_event, left(query, 120) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    ).fetchall()
+    raise AssertionError(
+        f"no backend waited on the game's row lock within {timeout}s; backends: {activity}\n{worker.output()[-3000:]}"
+    )
 
 
 @pytest.mark.usefixtures("broker", "transactional_db")

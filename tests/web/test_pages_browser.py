@@ -42,7 +42,14 @@ def test_submit_a_log_through_the_page_and_see_it_verified(
     page.get_by_role("link", name="Watch the replay").click()
     expect(page.locator("[data-replay]")).to_have_attribute("data-ready", "true")
 
+    # Tomas's log is his word alone: the score waits for quinn, who confirms on the match page.
     page.goto(f"{live_server.url}/matches/{match.pk}/")
+    expect(page.locator("[data-role=claim]")).to_contain_text("Awaiting confirmation")
+    expect(page.locator("[data-role=series-score]")).to_have_text(f"0{DASH}0")
+    page.context.clear_cookies()
+    login(page, "quinn", PASSWORD)
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.get_by_role("button", name="Confirm").click()
     expect(page.locator("[data-role=series-score]")).to_have_text(f"1{DASH}0")
 
 
