@@ -186,15 +186,16 @@ class EntrantForm(forms.Form):
 
 class BulkEntrantsForm(forms.Form):
     players = forms.CharField(
-        label="Players in seed order",
+        label="List of players",
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "placeholder": "alice, Alice Archer\nben"}),
-        help_text="One a line: a handle, or a handle, a comma and a name. New handles become players without a login.",
+        help_text="Best first, one a line: a handle, or a handle, a comma and a name. "
+        "New handles become players without a login.",
     )
 
 
 class ReseedForm(forms.Form):
     order = forms.CharField(
-        label="Seed order",
+        label="Entrants, best first",
         widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}),
         help_text="Every entrant's handle, one a line, the first is seed 1.",
     )

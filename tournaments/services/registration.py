@@ -221,13 +221,19 @@ def entrants_add_bulk(*, tournament_id: int, lines: Sequence[BulkLine], user: An
 def entrant_enter_new(
     *, tournament_id: int, handle: str, display_name: str, user: AnyUser, seed: int | None = None
 ) -> Entrant:
-    """Enter one player by handle; a handle nobody has yet becomes a new player without a login."""
+    """Enter one player by handle; a handle nobody has yet, given with a name, becomes a new player without a login."""
     require_organiser(user)
     player: Player | None = player_get(handle=handle)
+    if player is None and not display_name.strip():
+        # A mistyped handle should not quietly become a new player: a new one needs a name.
+        raise Invalid(
+            f"There is no player with handle {handle!r}; give a name too to create them (without a login).",
+            extra={"field": "player"},
+        )
     if player is None:
         tournament = tournament_lock(tournament_id)
         require_setup(tournament)  # no player is created for an entry that cannot happen
-        player = player_create(handle=handle, display_name=display_name or handle)
+        player = player_create(handle=handle, display_name=display_name)
     return entrant_add(tournament_id=tournament_id, handle=player.handle, user=user, seed=seed)
 
 
