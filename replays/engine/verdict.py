@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -116,6 +117,10 @@ class Verdict:
     step_source: tuple[Step, ...] | StepSource | None = field(default=None, repr=False, compare=False)
     #: In a team game that was won, the winning team (the index in `ruleset.teams`); else None.
     winner_team: int | None = None
+    #: For a valid log, per seat, the `t` of every card the seat put on a centre pile, in
+    #: order (a run gives one entry per card; a card taken back in a collision none; flips
+    #: and reshuffles are nobody's play). None when the log is not valid.
+    plays_by_seat: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def steps(self) -> tuple[Step, ...] | None:
@@ -128,15 +133,24 @@ class Verdict:
     def valid(self) -> bool:
         return self.code is ErrorCode.OK
 
+    def cards_played_by(self, limit: int) -> tuple[int, ...] | None:
+        """Per seat, the cards put on the centre piles at `t` <= `limit` ms: a timed round's score.
+
+        None when the log is not valid.
+        """
+        if self.plays_by_seat is None:
+            return None
+        return tuple(bisect_right(times, limit) for times in self.plays_by_seat)
+
     @property
     def deadlock(self) -> bool:
         return self.valid and self.winner is None
 
     def to_dict(self) -> dict[str, Any]:
-        """The verdict as JSON, with `cards_left` and, when present, full steps.
+        """The verdict as JSON, with `cards_left`, `plays_by_seat` and, when present, full steps.
 
         The command line's `verify` line is a separate contract (`cli.py`): it
-        keeps exactly its six keys, so it carries neither of the two.
+        keeps exactly its six keys, so it carries none of these.
         """
         out: dict[str, Any] = {
             "valid": self.valid,
@@ -145,6 +159,7 @@ class Verdict:
             "message": self.message,
             "winner": self.winner,
             "cards_left": None if self.cards_left is None else list(self.cards_left),
+            "plays_by_seat": None if self.plays_by_seat is None else [list(times) for times in self.plays_by_seat],
         }
         if self.steps is not None:
             out["steps"] = [step.to_dict() for step in self.steps]

@@ -117,6 +117,7 @@ class _Verifier:
         self.state: GameState | None = None
         self.deck: list[Card] = []
         self.events: list[Any] = []
+        self.played: list[list[int]] = []
         self.index = 0  # the event being checked, for messages
 
     def run(self) -> Verdict:
@@ -147,8 +148,17 @@ class _Verifier:
             cards_left = tuple([state.remaining(seat) for seat in range(ruleset.players)])
         else:
             cards_left = tuple([len(hand) + len(draw) for hand, draw in zip(state.hands, state.draws, strict=True)])
+        plays_by_seat = tuple(map(tuple, self.played))
         return Verdict(
-            ErrorCode.OK, None, message, winner, self.players, cards_left, self._steps(len(self.events)), team
+            ErrorCode.OK,
+            None,
+            message,
+            winner,
+            self.players,
+            cards_left,
+            self._steps(len(self.events)),
+            team,
+            plays_by_seat,
         )
 
     def _steps(self, passed: int) -> StepReplay | tuple[()] | None:
@@ -265,6 +275,9 @@ class _Verifier:
         pile_numbers = tuple(range(self.ruleset.center_piles))
         previous = 0  # the clock of the event before
         won = False  # whether a Speed call has won the game
+        # When each seat put each card on a centre pile (a collision's card never got there).
+        self.played = [[] for _seat in range(self.ruleset.players)]
+        played = [times.append for times in self.played]
         # The last event that was not a collision, for checking collisions: the JSON object
         # of a play that passed (so its fields are sound) and the card its pile showed before
         # it; None when that event was not a play.
@@ -304,6 +317,7 @@ class _Verifier:
                             if draw:  # the hand was full, or the draw pile empty: one card refills it
                                 hand.append(draw.pop())
                             previous = t
+                            played[seat](t)
                             standing = raw
                             standing_top = top
                             continue
@@ -320,6 +334,8 @@ class _Verifier:
                 top = tops[event.pile]
                 self._check_play(event)
                 state.apply(event)
+                for _card in event.cards:
+                    played[event.seat](t)
                 standing = raw
                 standing_top = top
             elif type(event) is Collision:  # it leaves the standing play the reference

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import PRESETS, ErrorCode, Ruleset, Verdict, verify_bytes, verify_document
+from replays.engine import PRESETS, ErrorCode, Ruleset, Verdict, simulate, verify_bytes, verify_document
 
 from .logbuilder import (
     card_named,
@@ -1053,3 +1053,39 @@ def test_json_round_trip_through_verify_bytes() -> None:
     verdict = verify_bytes(json.dumps(document).encode(), steps=True)
     assert (verdict.code, verdict.winner) == (E.OK, ALICE)
     assert verdict.steps is not None and len(verdict.steps) == 7
+
+
+class TestPlaysBySeat:
+    """`Verdict.plays_by_seat`: when each card reached a centre pile, per seat."""
+
+    def test_a_collision_takes_no_card_to_the_centre(self) -> None:
+        document = next(
+            document
+            for document in (simulate("speed", seed=seed) for seed in range(200))
+            if any(event["type"] == "collision" for event in document["events"])
+        )
+        verdict = verify(document)
+        assert verdict.plays_by_seat is not None
+        for seat, times in enumerate(verdict.plays_by_seat):
+            assert list(times) == [e["t"] for e in document["events"] if e["type"] == "play" and e["player"] == seat]
+        # A collision adds nothing: the same log without its collisions has the same plays.
+        document["events"] = [event for event in document["events"] if event["type"] != "collision"]
+        assert verify(document).plays_by_seat == verdict.plays_by_seat
+
+    def test_an_invalid_log_carries_none(self) -> None:
+        verdict = verify(log(SPEED, opening(), [play(1000, ALICE, "9C", 0)]))
+        assert verdict.code is E.RESULT_MISMATCH
+        assert (verdict.plays_by_seat, verdict.cards_played_by(5000)) == (None, None)
+
+    def test_a_run_counts_each_card(self) -> None:
+        deck = deal(
+            SHORT_JOKER_RUNS,
+            hands=[["9C", "10C", "JC", "QC", "KC", "AC"], ["2D", "3D", "4D", "5D", "6D", "7H"]],
+            starters=["8S", "8H"],
+        )
+        events = [run(1000, ALICE, ["9C", "10C", "JC"], 0), run(2000, ALICE, ["QC", "KC", "AC"], 0), speed(2500, ALICE)]
+        verdict = verify(log(SHORT_JOKER_RUNS, deck, events))
+        assert verdict.valid, verdict.message
+        assert verdict.plays_by_seat == ((1000, 1000, 1000, 2000, 2000, 2000), ())
+        assert verdict.cards_played_by(1500) == (3, 0)
+        assert verdict.to_dict()["plays_by_seat"] == [[1000, 1000, 1000, 2000, 2000, 2000], []]

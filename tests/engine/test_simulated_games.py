@@ -61,6 +61,11 @@ def test_simulated_games_are_valid_and_conserve_the_pack(name: str, seed: int) -
         assert verdict.steps[-1].cards_left[verdict.winner] == 0
         assert verdict.winner == result.get("winner", verdict.winner)
         assert verdict.winner_team == result.get("winner_team")
+    # Every card that a play put down, per seat, with its time.
+    assert verdict.plays_by_seat is not None
+    for seat, times in enumerate(verdict.plays_by_seat):
+        cards = [len(e.get("cards", [None])) for e in document["events"] if e["type"] == "play" and e["player"] == seat]
+        assert len(times) == sum(cards) and list(times) == sorted(times)
     # The final counts come with the verdict, with or without steps.
     assert verdict.cards_left == verdict.steps[-1].cards_left
     assert verify_document(document).cards_left == verdict.cards_left

@@ -221,3 +221,21 @@ def test_the_verdict_carries_the_final_counts_without_steps() -> None:
     assert verdict.steps is None
     assert verdict.cards_left == (0, 3)
     assert verdict.to_dict()["cards_left"] == [0, 3]
+
+
+def test_the_verdict_carries_when_each_seat_played_each_card() -> None:
+    verdict = verify_document(log(SPEED, DECK, EVENTS, result={"winner": ALICE}, players=["alice", "ben"]))
+    assert verdict.plays_by_seat is not None
+    alice, ben = verdict.plays_by_seat
+    assert (len(alice), len(ben)) == (20, 17)  # Alice laid all twenty, Ben all but three
+    played = [
+        [event["t"] for event in EVENTS if event["type"] == "play" and event["player"] == seat] for seat in (0, 1)
+    ]
+    assert [list(alice), list(ben)] == played
+    assert list(alice) == sorted(alice)
+    # A timed round: the cards each had down by the end of the first run's last play.
+    first_stall = CLOSERS[0]
+    limit = EVENTS[first_stall - 1]["t"]
+    assert verdict.cards_played_by(limit) == PLAYS_PER_RUN[0]
+    assert verdict.cards_played_by(-1) == (0, 0)
+    assert verdict.cards_played_by(EVENTS[-1]["t"]) == (20, 17)
