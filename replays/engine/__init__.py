@@ -15,7 +15,8 @@ from .verify import verify_bytes, verify_document
 #: 1.2.0: verdicts carry `cards_left`, so logs verified before it are refreshed to store it.
 #: 1.3.0: the speed-log/1 extension. A log that was rejected for using one of its values
 #: (`players: 1`, a `teams` or `tableau` key, "spit_cards", a `move`) may now verify.
-ENGINE_VERSION = "1.3.0"
+#: 1.4.0: verdicts carry `plays_by_seat`, so logs verified before it are refreshed to store it.
+ENGINE_VERSION = "1.4.0"
 
 __all__ = [
     "ENGINE_VERSION",
