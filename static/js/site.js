@@ -23,7 +23,7 @@
 
   /* ---------- A table that scrolls sideways shows that it does ---------- */
   function markScrollers(root) {
-    root.querySelectorAll(".table-wrap").forEach(function (wrap) {
+    root.querySelectorAll(".table-wrap, .bracket-wrap").forEach(function (wrap) {
       function update() {
         var more = wrap.scrollWidth - wrap.clientWidth - wrap.scrollLeft > 2;
         wrap.classList.toggle("has-more", more);
