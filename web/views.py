@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods
 
-from matches.models import Game, Match
+from matches.models import Game, Match, ResultChange
 from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list, user_player
 from matches.services import game_confirm, game_dispute_claim
 from replays.compact import CompactSteps
@@ -268,6 +268,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     games = list(match.games.all())
     logs = selectors.logs_by_game(games=games)
     viewer = match_viewer(user=request.user, match=match)
+    history = list(match_history(match=match)[:HISTORY_ON_PAGE])
     pairing = selectors.tournament_of_match(match=match)
     unsettled = [g for g in games if g.status in (*_TAKES_EVIDENCE,)]
     players = [match.player_one.handle, match.player_two.handle]
@@ -288,7 +289,10 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         ],
         "open_game": next((g for g in games if g.status in _TAKES_EVIDENCE), None) if viewer.may_submit else None,
         "viewer": viewer,
-        "history": list(match_history(match=match)[:HISTORY_ON_PAGE]),
+        "history": history,
+        # An annulled match keeps its games but crowns nobody; the annulment says why.
+        "counts": match.status != Match.Status.ANNULLED,
+        "annulment": next((change for change in history if change.kind == ResultChange.Kind.ANNULMENT), None),
     }
     return render(request, "web/match_detail.html", context)
 

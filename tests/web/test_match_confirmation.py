@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Game
-from matches.services import game_report_result
+from matches.services import game_report_result, game_set_result, match_annul
 from tests.factories import PASSWORD, make_match
 
 pytestmark = pytest.mark.django_db
@@ -50,3 +50,15 @@ def test_strangers_see_no_buttons_and_cannot_confirm(alice, ben, carol) -> None:
     assert f"/games/{game.pk}/confirm/" not in anonymous and "Submit a log for game" not in anonymous
     assert logged_in(carol.user).post(f"/games/{game.pk}/confirm/").status_code == 403
     assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
+
+
+def test_an_annulled_match_crowns_nobody_and_says_why(organiser, alice, ben) -> None:
+    match = make_match(alice, ben, best_of=1)
+    game_set_result(game=match.games.get(), user=organiser, winner="alice")
+    before = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert 'aria-label="Winner"' in before and 'data-role="annulled"' not in before
+    match_annul(match_id=match.pk, correction_id=7, made_by=organiser, reason="R1-2 was corrected")
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert 'aria-label="Winner"' not in page
+    assert 'data-role="annulled"' in page and "R1-2 was corrected" in page
+    assert "<title>alice v ben" in page and "</div></title>" not in page.replace(" ", "").replace("\n", "")
