@@ -209,6 +209,7 @@ def test_standings_show_a_dash_before_any_game(organiser: Any, client: Client) -
     players = make_players(4, prefix="t")
     table = make_tournament(organiser, players, format="round_robin")
     content = client.get(f"/tournaments/{table.pk}/").content.decode()
+    assert f"<title>{table.name} · Speed</title>" in content
     assert "1-4" not in content
     assert "0.0%" not in content
     assert "Up next" in content
