@@ -8,7 +8,7 @@ from .errors import ErrorCode, LogError
 from .events import Collision, Event, Move, Play, Reshuffle, SpeedCall, Stall
 from .rulesets import PRESETS, Ruleset, ruleset_from_json
 from .simulate import simulate
-from .verdict import Step, Verdict
+from .verdict import ExtensionStep, Step, Verdict
 from .verify import verify_bytes, verify_document
 
 #: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
@@ -24,6 +24,7 @@ __all__ = [
     "Collision",
     "ErrorCode",
     "Event",
+    "ExtensionStep",
     "LogError",
     "Move",
     "Play",

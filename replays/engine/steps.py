@@ -15,7 +15,7 @@ from .events import event_parser
 from .rulesets import Ruleset
 from .state import GameState
 from .text import describe_event
-from .verdict import Step
+from .verdict import ExtensionStep, Step
 
 DEAL = "The deal: starters turned face up."
 
@@ -49,24 +49,23 @@ class StepReplay:
         stock = state.stock
 
         def step(index: int | None, t: int, description: str) -> Step:
-            return Step(  # event, t, description, hands, draws, piles, pile_tops, stacks (, stock, stock_tops, left)
+            counts = (  # event, t, description, hands, draws, piles, pile_tops, stacks
                 index,
                 t,
                 description,
                 tuple([tuple(map(name, hand)) for hand in hands]),
-                tuple([len(draw) for draw in draws]),
-                tuple([len(pile) for pile in piles]),
+                tuple(map(len, draws)),
+                tuple(map(len, piles)),
                 tuple([name(pile[-1]) if pile else None for pile in piles]),
-                tuple([len(stack) for stack in stacks]),
-                *(
-                    (
-                        tuple([tuple(map(len, seat_piles)) for seat_piles in stock]),
-                        tuple([tuple(name(pile[-1]) if pile else None for pile in seat_piles) for seat_piles in stock]),
-                        tuple([state.remaining(seat) for seat in seats]),
-                    )
-                    if extension
-                    else ()
-                ),
+                tuple(map(len, stacks)),
+            )
+            if not extension:
+                return Step(*counts)
+            return ExtensionStep(
+                *counts,
+                tuple([tuple(map(len, seat_piles)) for seat_piles in stock]),
+                tuple([tuple(name(pile[-1]) if pile else None for pile in seat_piles) for seat_piles in stock]),
+                tuple([state.remaining(seat) for seat in seats]),
             )
 
         steps = [step(None, 0, DEAL)]

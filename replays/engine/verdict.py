@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any, Protocol
 
 from .errors import ErrorCode
@@ -15,13 +16,8 @@ class Step:
 
     Carries what the replay viewer draws: every hand face up, the count of each
     face-down pile, each centre pile's top card, and the event in words.
-    `draws` has one entry per draw pile: per seat, or per team in a team game.
-
-    The extension's games add three fields, left empty in every other game (so
-    its steps and `to_dict` stay exactly as they were): `stock`, each seat's
-    stock pile counts in a tableau game (Spit), and `stock_tops`, their face-up
-    top cards; `left`, each seat's side's remaining cards (`cards_left`) where
-    hand plus draw pile does not say it (team and tableau games).
+    `draws` has one entry per draw pile: per seat, or per team in a team game
+    (`ExtensionStep`).
     """
 
     event: int | None
@@ -32,27 +28,73 @@ class Step:
     piles: tuple[int, ...]
     pile_tops: tuple[str | None, ...]
     stacks: tuple[int, ...]
-    stock: tuple[tuple[int, ...], ...] = ()
-    stock_tops: tuple[tuple[str | None, ...], ...] = ()
-    left: tuple[int, ...] = ()
 
     @property
     def total(self) -> int:
-        return (
-            sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks) + sum(map(sum, self.stock))
-        )
+        return sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
 
     @property
     def cards_left(self) -> tuple[int, ...]:
-        """Cards each seat (its side, in a team game) still has to get rid of: hand and draw pile, or stock."""
-        if self.left:
-            return self.left
-        return tuple(len(hand) + draw for hand, draw in zip(self.hands, self.draws, strict=True))
+        """Cards each seat still has to get rid of (hand and draw pile)."""
+        return tuple(map(add, map(len, self.hands), self.draws))
 
     def to_counts(self) -> dict[str, Any]:
-        """The counts only: the stable shape of `verify --steps` (`stock` only in a tableau game)."""
+        """The counts only: the stable shape of `verify --steps`."""
+        return {
+            "hands": list(map(len, self.hands)),
+            "draws": list(self.draws),
+            "piles": list(self.piles),
+            "stacks": list(self.stacks),
+            "total": self.total,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything a replay viewer needs to draw this step."""
+        # `to_counts` and the properties written out: a stored replay calls this for every step.
+        hands, draws, piles, stacks = self.hands, self.draws, self.piles, self.stacks
+        sizes = list(map(len, hands))
+        return {
+            "event": self.event,
+            "t": self.t,
+            "description": self.description,
+            "hands": sizes,
+            "draws": list(draws),
+            "piles": list(piles),
+            "stacks": list(stacks),
+            "total": sum(sizes) + sum(draws) + sum(piles) + sum(stacks),
+            "hand_cards": list(map(list, hands)),
+            "pile_tops": list(self.pile_tops),
+            "cards_left": list(map(add, sizes, draws)),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ExtensionStep(Step):
+    """A step of one of the extension's games (a team game or a tableau game): a `Step` and three more fields.
+
+    `stock` is each seat's stock pile counts in a tableau game (Spit) and
+    `stock_tops` their face-up top cards (None for an empty pile); `left` is
+    each seat's side's remaining cards (`cards_left`), which hand plus draw
+    pile does not say in these games. `to_counts` adds `stock` and `to_dict`
+    `stock_tops` in a tableau game only (extension section 8).
+    """
+
+    stock: tuple[tuple[int, ...], ...]
+    stock_tops: tuple[tuple[str | None, ...], ...]
+    left: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        counted = sum(map(len, self.hands)) + sum(self.draws) + sum(self.piles) + sum(self.stacks)
+        return counted + sum(map(sum, self.stock))
+
+    @property
+    def cards_left(self) -> tuple[int, ...]:
+        return self.left
+
+    def to_counts(self) -> dict[str, Any]:
         counts: dict[str, Any] = {
-            "hands": [len(hand) for hand in self.hands],
+            "hands": list(map(len, self.hands)),
             "draws": list(self.draws),
             "piles": list(self.piles),
             "stacks": list(self.stacks),
@@ -63,7 +105,6 @@ class Step:
         return counts
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything a replay viewer needs to draw this step (and `stock_tops` in a tableau game)."""
         out = {
             "event": self.event,
             "t": self.t,
