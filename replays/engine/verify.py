@@ -309,8 +309,8 @@ class _Verifier:
                     ):
                         hand = hands[seat]
                         top = tops[pile]
-                        if fits_on[card][top] and (card != JOKER or len(hand) != 1 or draws[seat]) and card in hand:
-                            hand.remove(card)
+                        if fits_on[card][top] and (card != JOKER or len(hand) != 1 or draws[seat]):
+                            hand.remove(card)  # ValueError (not in hand): the careful lane says so
                             piles[pile].append(card)
                             tops[pile] = card
                             draw = draws[seat]
@@ -321,7 +321,7 @@ class _Verifier:
                             standing = raw
                             standing_top = top
                             continue
-            except (KeyError, TypeError):  # TypeError: `raw` is no object (a list, a string...)
+            except (KeyError, TypeError, ValueError):  # TypeError: `raw` is no object (a list, a string...)
                 pass
             # The careful lane: the typed event, its clock, its checks, then the move.
             self.index = index
