@@ -133,7 +133,12 @@ class _Verifier:
         assert state is not None
         ruleset = self.ruleset
         team = None if winner is None or not ruleset.teams else ruleset.side_of(winner)
-        if winner is None:
+        if winner is None and ruleset.players == 1:
+            message = (
+                f"Verified: {self._who(0)} is stuck with {state.remaining(0)} cards left; no card can ever be "
+                "played again."
+            )
+        elif winner is None:
             message = "Verified: the game ended in a deadlock, no card can ever be played again."
         elif team is not None:
             message = (
