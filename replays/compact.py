@@ -15,7 +15,12 @@ Legend::
 
 A table is a *fixed* vector of F = S + 2P + K integers,
 ``draws[S] + piles[P] + tops[P] + stacks[K]`` (a top is a card id, -1 for an
-empty pile), plus each seat's hand. A row is::
+empty pile), plus each seat's hand. The extension's games add to the legend,
+and the vector grows by what they add: ``"draws": D`` when the draw piles are
+not one per seat (one per team), ``"stock": N`` stock piles per seat in a
+tableau game (``stock[S*N] + stock_tops[S*N]`` follow the stacks), and
+``"left": true`` when each seat's cards still to play are not hand plus draw
+pile (``left[S]`` comes last). A row is::
 
     [t, text, kind, *move, *changes]
 
@@ -143,9 +148,9 @@ def encode(steps: Sequence[Mapping[str, Any]], moves: Sequence[Move] = ()) -> Co
     text_ids: dict[tuple[bool, str], int] = {}  # (clock cut off?, text): a verbatim text never merges with a cut one
     rows: list[Row] = []
     if not steps:
-        return CompactSteps(_legend(0, 0, 0, cards, texts), rows)
-    seats, piles, stacks = len(steps[0]["hand_cards"]), len(steps[0]["piles"]), len(steps[0]["stacks"])
-    fixed_size = seats + 2 * piles + stacks
+        return CompactSteps(_legend(Layout(0, 0, 0, 0), cards, texts), rows)
+    layout = Layout.of_steps(steps)
+    fixed_size = layout.size
     previous_fixed: list[int] | None = None
     previous_hands: list[list[int]] | None = None
     previous_t = 0
@@ -177,6 +182,11 @@ def encode(steps: Sequence[Mapping[str, Any]], moves: Sequence[Move] = ()) -> Co
             *(cards.id(top) for top in step["pile_tops"]),
             *step["stacks"],
         ]
+        if layout.stock:
+            fixed += [count for seat in step["stock"] for count in seat]
+            fixed += [cards.id(top) for seat in step["stock_tops"] for top in seat]
+        if layout.left:
+            fixed += step["cards_left"]
         if len(fixed) != fixed_size:
             raise ValueError(f"step {index} has a different table layout from the deal")
         for position, value in enumerate(fixed):
@@ -188,7 +198,7 @@ def encode(steps: Sequence[Mapping[str, Any]], moves: Sequence[Move] = ()) -> Co
                 row += [fixed_size + seat, len(hand), *hand]
         rows.append(row)
         previous_fixed, previous_hands, previous_t = fixed, hands, t
-    return CompactSteps(_legend(seats, piles, stacks, cards, texts), rows)
+    return CompactSteps(_legend(layout, cards, texts), rows)
 
 
 def _text_id(key: tuple[bool, str], texts: list[str], ids: dict[tuple[bool, str], int]) -> int:
@@ -199,8 +209,64 @@ def _text_id(key: tuple[bool, str], texts: list[str], ids: dict[tuple[bool, str]
     return found
 
 
-def _legend(seats: int, piles: int, stacks: int, cards: _Cards, texts: list[str]) -> dict[str, Any]:
-    return {"format": FORMAT, "seats": seats, "piles": piles, "stacks": stacks, "cards": cards.names, "texts": texts}
+def _legend(layout: Layout, cards: _Cards, texts: list[str]) -> dict[str, Any]:
+    return {"format": FORMAT, **layout.to_json(), "cards": cards.names, "texts": texts}
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a table's fixed vector is laid out (see the module's docstring)."""
+
+    seats: int
+    piles: int
+    stacks: int
+    draws: int
+    stock: int = 0  # stock piles per seat (a tableau game)
+    left: bool = False  # each seat's cards to play are sent, not hand plus draw pile
+
+    @classmethod
+    def of(cls, legend: Mapping[str, Any]) -> Layout:
+        seats = legend["seats"]
+        return cls(
+            seats,
+            legend["piles"],
+            legend["stacks"],
+            legend.get("draws", seats),
+            legend.get("stock", 0),
+            bool(legend.get("left", False)),
+        )
+
+    @classmethod
+    def of_steps(cls, steps: Sequence[Mapping[str, Any]]) -> Layout:
+        first = steps[0]
+        seats, draws = len(first["hand_cards"]), len(first["draws"])
+        stock = len(first["stock"][0]) if first.get("stock") else 0
+        plain = (
+            draws == seats
+            and not stock
+            and all(
+                list(step["cards_left"])
+                == [len(hand) + draw for hand, draw in zip(step["hand_cards"], step["draws"], strict=True)]
+                for step in steps
+            )
+        )
+        return cls(seats, len(first["piles"]), len(first["stacks"]), draws, stock, not plain)
+
+    @property
+    def size(self) -> int:
+        return (
+            self.draws + 2 * self.piles + self.stacks + 2 * self.seats * self.stock + (self.seats if self.left else 0)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seats": self.seats, "piles": self.piles, "stacks": self.stacks}
+        if self.draws != self.seats:
+            out["draws"] = self.draws
+        if self.stock:
+            out["stock"] = self.stock
+        if self.left:
+            out["left"] = True
+        return out
 
 
 # -- reading ---------------------------------------------------------------
@@ -233,17 +299,24 @@ def _apply(table: _Table, row: Row, fixed_size: int, *, first: bool) -> tuple[in
 
 
 def _step_dict(table: _Table, index: int, text: int, legend: Mapping[str, Any], texts: Sequence[str]) -> dict[str, Any]:
-    seats, piles, stacks = legend["seats"], legend["piles"], legend["stacks"]
+    layout = Layout.of(legend)
     names = legend["cards"]
     fixed = table.fixed
-    draws = fixed[:seats]
-    pile_counts = fixed[seats : seats + piles]
-    tops = [names[card] if card >= 0 else None for card in fixed[seats + piles : seats + 2 * piles]]
-    stack_counts = fixed[seats + 2 * piles : seats + 2 * piles + stacks]
+    at = 0
+
+    def take(count: int) -> list[int]:
+        nonlocal at
+        taken = fixed[at : at + count]
+        at += count
+        return taken
+
+    draws, pile_counts = take(layout.draws), take(layout.piles)
+    tops = [names[card] if card >= 0 else None for card in take(layout.piles)]
+    stack_counts = take(layout.stacks)
     hand_cards = [[names[card] for card in hand] for hand in table.hands]
     hands = [len(hand) for hand in hand_cards]
     description = texts[text] + ", " + clock(table.t) if text >= 0 else texts[-text - 1]
-    return {
+    step: dict[str, Any] = {
         "event": None if index == 0 else index - 1,
         "t": table.t,
         "description": description,
@@ -251,16 +324,27 @@ def _step_dict(table: _Table, index: int, text: int, legend: Mapping[str, Any], 
         "draws": list(draws),
         "piles": list(pile_counts),
         "stacks": list(stack_counts),
-        "total": sum(hands) + sum(draws) + sum(pile_counts) + sum(stack_counts),
         "hand_cards": hand_cards,
         "pile_tops": tops,
-        "cards_left": [hand + draw for hand, draw in zip(hands, draws, strict=True)],
     }
+    total = sum(hands) + sum(draws) + sum(pile_counts) + sum(stack_counts)
+    if layout.stock:
+        counts, top_ids = take(layout.seats * layout.stock), take(layout.seats * layout.stock)
+        per_seat = range(0, layout.seats * layout.stock, layout.stock)
+        step["stock"] = [counts[start : start + layout.stock] for start in per_seat]
+        step["stock_tops"] = [
+            [names[card] if card >= 0 else None for card in top_ids[start : start + layout.stock]] for start in per_seat
+        ]
+        total += sum(counts)
+    step["total"] = total
+    step["cards_left"] = (
+        take(layout.seats) if layout.left else [hand + draw for hand, draw in zip(hands, draws, strict=True)]
+    )
+    return step
 
 
 def _empty_table(legend: Mapping[str, Any]) -> _Table:
-    fixed_size = legend["seats"] + 2 * legend["piles"] + legend["stacks"]
-    return _Table(0, [0] * fixed_size, [[] for _ in range(legend["seats"])])
+    return _Table(0, [0] * Layout.of(legend).size, [[] for _ in range(legend["seats"])])
 
 
 def decode(compact: CompactSteps, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
@@ -281,13 +365,18 @@ def cards_left_series(compact: CompactSteps) -> list[list[int]]:
     """Per seat, the cards still to get rid of (hand and draw pile) at every step: the replay's chart."""
     legend = compact.legend
     seats = legend["seats"]
+    layout = Layout.of(legend)
     table = _empty_table(legend)
     fixed_size = len(table.fixed)
     series: list[list[int]] = [[] for _ in range(seats)]
     for index, row in enumerate(compact.rows):
         _apply(table, row, fixed_size, first=index == 0)
-        for seat in range(seats):
-            series[seat].append(len(table.hands[seat]) + table.fixed[seat])
+        if layout.left:
+            for seat in range(seats):
+                series[seat].append(table.fixed[fixed_size - seats + seat])
+        else:
+            for seat in range(seats):
+                series[seat].append(len(table.hands[seat]) + table.fixed[seat])
     return series
 
 
@@ -332,9 +421,7 @@ def chunk(compact: CompactSteps, *, start: int, count: int) -> dict[str, Any]:
         "total": total,
         "from": start,
         "count": stop - start,
-        "seats": legend["seats"],
-        "piles": legend["piles"],
-        "stacks": legend["stacks"],
+        **Layout.of(legend).to_json(),
         "cards": legend["cards"],
         "texts": texts,
         "base": base,

@@ -123,7 +123,11 @@
   // ---------- The compact steps: one chunk into whole tables ----------
 
   function decodeChunk(chunk) {
-    var S = chunk.seats, P = chunk.piles, K = chunk.stacks, F = S + 2 * P + K;
+    // The layout of the fixed vector (replays/compact.py): draws, piles, tops, stacks, and in the
+    // extension's games the stock piles and their tops per seat, and each seat's cards to play.
+    var S = chunk.seats, P = chunk.piles, K = chunk.stacks;
+    var D = chunk.draws === undefined ? S : chunk.draws, N = chunk.stock || 0, L = chunk.left ? S : 0;
+    var F = D + 2 * P + K + 2 * S * N + L;
     var names = chunk.cards;
     var fixed = [], hands = [], t = 0, at, seat;
     for (at = 0; at < F; at++) fixed.push(0);
@@ -163,7 +167,10 @@
         }
       }
       var text = row[1];
-      var draws = fixed.slice(0, S);
+      var draws = fixed.slice(0, D);
+      var stockAt = D + 2 * P + K;
+      var stock = [];
+      for (var s2 = 0; s2 < S && N; s2++) stock.push(fixed.slice(stockAt + s2 * N, stockAt + (s2 + 1) * N));
       var handCards = hands.map(function (hand) { return hand.map(name); });
       var handCounts = handCards.map(function (hand) { return hand.length; });
       function changedIn(from, length) {
@@ -177,16 +184,17 @@
         hand_cards: handCards,
         hands: handCounts,
         draws: draws,
-        piles: fixed.slice(S, S + P),
-        pile_tops: fixed.slice(S + P, S + 2 * P).map(name),
-        stacks: fixed.slice(S + 2 * P, F),
-        cards_left: handCounts.map(function (count, s) { return count + draws[s]; }),
+        piles: fixed.slice(D, D + P),
+        pile_tops: fixed.slice(D + P, D + 2 * P).map(name),
+        stacks: fixed.slice(D + 2 * P, D + 2 * P + K),
+        stock: stock,
+        cards_left: L ? fixed.slice(F - L, F) : handCounts.map(function (count, s) { return count + draws[s]; }),
         move: move,
         changed: {
-          draws: changedIn(0, S),
-          piles: changedIn(S, P),
-          tops: changedIn(S + P, P),
-          stacks: changedIn(S + 2 * P, K),
+          draws: changedIn(0, D),
+          piles: changedIn(D, P),
+          tops: changedIn(D + P, P),
+          stacks: changedIn(D + 2 * P, K),
           hands: handCards.map(function (_, s) { return !!handChanged[s]; }),
         },
       };
@@ -288,7 +296,9 @@
     head.appendChild(left);
     box.appendChild(head);
 
-    var draw = faceDownPile(step.draws[seat], "Draw pile", "draw");
+    // A team game has one draw pile per team (seats 0 and 2 against 1 and 3 in the preset).
+    var shared = step.draws.length !== step.hands.length;
+    var draw = faceDownPile(shared ? step.draws[seat % step.draws.length] : step.draws[seat], shared ? "Team draw pile" : "Draw pile", "draw");
     // A stall in California Speed flips each draw pile's top card onto the centre.
     if ((move.kind === STALL || move.kind === RESHUFFLE) && step.changed.draws[seat]) mark(draw, "is-source");
     box.appendChild(draw);
@@ -374,16 +384,24 @@
 
   function drawCounts(step) {
     countsBody.textContent = "";
+    var drawPerSeat = step.draws.length === players.length;
     players.forEach(function (name, seat) {
       countsBody.appendChild(countRow(name + " · hand", step.hands[seat]));
-      countsBody.appendChild(countRow(name + " · draw pile", step.draws[seat]));
+      if (drawPerSeat) countsBody.appendChild(countRow(name + " · draw pile", step.draws[seat]));
+      if (step.stock.length) {
+        countsBody.appendChild(countRow(name + " · stock piles (" + step.stock[seat].join(" + ") + ")", sum(step.stock[seat])));
+      }
     });
+    if (!drawPerSeat) {  // one draw pile per team in a team game
+      step.draws.forEach(function (count, team) { countsBody.appendChild(countRow("Team " + (team + 1) + " · draw pile", count)); });
+    }
     countsBody.appendChild(countRow("Centre piles (" + step.piles.join(" + ") + ")", sum(step.piles)));
     if (step.stacks.length) {
       countsBody.appendChild(countRow("Replacement stacks (" + step.stacks.join(" + ") + ")", sum(step.stacks)));
     }
     // Count every place of the table at this step against the ruleset's pack: the check means something.
-    var counted = sum(step.hands) + sum(step.draws) + sum(step.piles) + sum(step.stacks);
+    var counted = sum(step.hands) + sum(step.draws) + sum(step.piles) + sum(step.stacks) +
+      step.stock.reduce(function (total, piles) { return total + sum(piles); }, 0);
     totalNode.textContent = String(counted);
     var ok = counted === data.pack;
     packCheck.textContent = "";
