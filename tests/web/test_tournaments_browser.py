@@ -46,7 +46,7 @@ def test_an_organiser_runs_an_elimination_from_the_pages(
     # Enter the four players, seeding dev first.
     for handle, seed in (("dev", "1"), ("alice", ""), ("ben", ""), ("chloe", "")):
         page.get_by_label("Player handle").fill(handle)
-        page.get_by_label("Seed").fill(seed)
+        page.get_by_label("Seed", exact=True).fill(seed)  # not the re-seeding list
         page.get_by_role("button", name="Enter", exact=True).click()
         expect(page.locator(".messages")).to_contain_text(f"{handle} entered")
     rows = page.locator("[data-role=entrants] tbody tr")
