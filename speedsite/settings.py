@@ -217,13 +217,16 @@ AXES_LOCKOUT_CALLABLE = "speedsite.views.login_locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
-# Throttle counters live in the cache: set CACHE_URL (redis://...) so that every
-# gunicorn worker shares them; without it each process counts on its own.
+# Throttle counters and the tournament pages' cache (tournaments.cache) live here: set
+# CACHE_URL (redis://...) so that every gunicorn and Celery worker shares them (a result
+# a worker records must invalidate the pages every web process serves). Without it each
+# process caches on its own: right for one process (the demo), stale pages with several.
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
         if os.environ.get("CACHE_URL")
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        # A big bracket is cached a section at a time: room for a few thousand entries.
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}
     )
 }
 
