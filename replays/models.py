@@ -101,3 +101,51 @@ class ReplaySteps(models.Model):
 
     def __str__(self) -> str:
         return f"Steps of log {self.log_id} (engine {self.engine_version})"
+
+
+class SolitaireRun(models.Model):
+    """A Speed Solitaire log: one player against the deck, outside any match (extension, section 2).
+
+    Stored verbatim like a match log and verified the same way; a verified run
+    counts on the leaderboard: cleared runs by the time of the Speed call, then
+    stuck runs by the cards left.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Rejected"
+        FAILED = "failed", "Failed"
+
+    player = models.ForeignKey("matches.Player", on_delete=models.PROTECT, related_name="+")
+    data = models.BinaryField()  # the request body exactly as received
+    size = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    code = models.CharField(max_length=32, blank=True)
+    event = models.IntegerField(null=True, blank=True)
+    message = models.TextField(blank=True)
+    # A verified run: cleared (the player called Speed at `finished_ms`) or stuck with `cards_left`.
+    cleared = models.BooleanField(null=True, blank=True)
+    finished_ms = models.PositiveIntegerField(null=True, blank=True)
+    cards_left = models.PositiveSmallIntegerField(null=True, blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "sha256"], name="solitaire_unique_document_per_player"),
+        ]
+        indexes = [models.Index(fields=["status", "cleared", "finished_ms", "cards_left"])]
+
+    def __str__(self) -> str:
+        return f"Solitaire run {self.pk} of {self.player_id}"
+
+    @property
+    def code_or_none(self) -> str | None:
+        return self.code or None

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import connection
 from django.db.models import QuerySet
 
-from .models import MatchLog
+from matches.models import Player
+
+from .models import MatchLog, SolitaireRun
 
 # Everything but the document itself: lists and details never need the bytes.
 _SUMMARY_DEFER = ("data",)
@@ -43,3 +46,33 @@ def logs_for_reverification(
     if not (all_logs or pending or since is not None or code):
         return logs.none()
     return logs.order_by("id")
+
+
+# --- Solitaire ------------------------------------------------------------------
+
+SOLITAIRE_BEST_ORDER = ("-cleared", "finished_ms", "cards_left", "verified_at", "id")
+"""Best first: cleared before stuck, then the earlier Speed call, then fewer cards left, then the earlier run."""
+
+
+def solitaire_runs(*, player: Player | None = None) -> QuerySet[SolitaireRun]:
+    """Verified runs, newest first (without the documents)."""
+    runs = SolitaireRun.objects.defer("data").select_related("player").filter(status=SolitaireRun.Status.VERIFIED)
+    if player is not None:
+        runs = runs.filter(player=player)
+    return runs.order_by("-verified_at", "-id")
+
+
+def solitaire_run_get(*, run_id: int) -> SolitaireRun | None:
+    return SolitaireRun.objects.select_related("player").filter(pk=run_id).first()
+
+
+def solitaire_leaderboard() -> QuerySet[SolitaireRun]:
+    """Each player's best verified run, best first (one query; PostgreSQL's DISTINCT ON where it has it)."""
+    runs = SolitaireRun.objects.defer("data").select_related("player").filter(status=SolitaireRun.Status.VERIFIED)
+    if connection.features.can_distinct_on_fields:
+        best = runs.order_by("player_id", *SOLITAIRE_BEST_ORDER).distinct("player_id").values("pk")
+        return runs.filter(pk__in=best).order_by(*SOLITAIRE_BEST_ORDER)
+    best_ids = {}
+    for run_id, player_id in runs.order_by(*SOLITAIRE_BEST_ORDER).values_list("pk", "player_id"):
+        best_ids.setdefault(player_id, run_id)  # SQLite (the demo): the first of each player in best order
+    return runs.filter(pk__in=best_ids.values()).order_by(*SOLITAIRE_BEST_ORDER)

@@ -15,7 +15,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .services import log_verify
+from .services import log_verify, solitaire_verify
 
 TRANSIENT_ERRORS = (
     OperationalError,
@@ -44,3 +44,22 @@ def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
     if not self.request.is_eager:  # in a worker: replace a connection a database restart broke
         close_old_connections()
     log_verify(log_id=log_id, force=force)
+
+
+@shared_task(
+    name="replays.solitaire_verify",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=12,
+    ignore_result=True,
+    bind=True,
+)
+def solitaire_verify_task(self: Task, run_id: int, force: bool = False) -> None:
+    """Verify one stored solitaire run (see `replays.services.solitaire.solitaire_verify`)."""
+    if not self.request.is_eager:
+        close_old_connections()
+    solitaire_verify(run_id=run_id, force=force)

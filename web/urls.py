@@ -4,7 +4,7 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import accounts, organise, views
+from . import accounts, organise, solitaire, views
 
 site_patterns = [
     path("tournaments/", views.tournament_list, name="tournament_list"),
@@ -17,6 +17,8 @@ site_patterns = [
     path("games/<int:game_id>/confirm/", views.game_confirm_view, name="game_confirm"),
     path("games/<int:game_id>/dispute/", views.game_dispute_view, name="game_dispute"),
     path("replays/<int:log_id>/", views.replay_detail, name="replay"),
+    path("solitaire/", solitaire.solitaire_board, name="solitaire"),
+    path("solitaire/<int:run_id>/replay/", solitaire.solitaire_replay, name="solitaire_replay"),
     path("submit/", views.log_submit_view, name="log_submit"),
     path("logs/<int:log_id>/", views.log_status, name="log_status"),
     path("me/", views.my_matches, name="my_matches"),

@@ -33,7 +33,7 @@ def _get_log_or_404(log_id: int) -> MatchLog:
     return log
 
 
-def _read_body(request: Request) -> bytes:
+def read_log_body(request: Request) -> bytes:
     """The raw body, refusing one over the size limit before reading it."""
     limit = settings.SPEED_LOG_MAX_BYTES
     try:
@@ -82,7 +82,7 @@ class GameLogsApi(APIView):
         examples=[OpenApiExample("Accepted", value={"id": 7, "status": "pending", "url": "/api/logs/7/"})],
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _read_body(request)
+        data = read_log_body(request)
         log, created = services.log_submit(game_id=game_id, data=data, user=request.user)
         return Response(
             LogSubmissionOutput(log, context={"request": request}).data,
@@ -101,7 +101,7 @@ STEPS_PER_PAGE = 500
 STEPS_PER_PAGE_MAX = 1000
 
 
-def _query_int(request: Request, name: str, default: int, *, low: int, high: int | None = None) -> int:
+def query_int(request: Request, name: str, default: int, *, low: int, high: int | None = None) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
@@ -151,8 +151,8 @@ class LogStepsApi(APIView):
         ),
     )
     def get(self, request: Request, log_id: int) -> Response:
-        offset = _query_int(request, "offset", 0, low=0)
-        limit = _query_int(request, "limit", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        offset = query_int(request, "offset", 0, low=0)
+        limit = query_int(request, "limit", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
         log, compact = _log_replay(log_id)
         count = len(compact)
         url = request.build_absolute_uri(request.path)
@@ -188,8 +188,8 @@ class LogCompactStepsApi(APIView):
         ),
     )
     def get(self, request: Request, log_id: int) -> Response:
-        start = _query_int(request, "from", 0, low=0)
-        count = _query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        start = query_int(request, "from", 0, low=0)
+        count = query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
         log, compact = _log_replay(log_id)
         return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
 

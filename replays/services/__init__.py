@@ -3,12 +3,23 @@
 - `submission`: store a submitted log verbatim and enqueue its verification;
 - `verification`: judge a stored log and apply the verdict to its game;
 - `steps`: the replay's steps, computed on first view and kept;
-- `reverification`: send stored logs (back) to the workers.
+- `reverification`: send stored logs (back) to the workers;
+- `solitaire`: Speed Solitaire runs, outside any match.
 """
 
 from .reverification import logs_enqueue_verification
-from .steps import log_steps_build, replay_compact
+from .solitaire import solitaire_submit, solitaire_verify
+from .steps import document_compact_steps, log_steps_build, replay_compact
 from .submission import log_submit
 from .verification import log_verify
 
-__all__ = ["log_steps_build", "log_submit", "log_verify", "logs_enqueue_verification", "replay_compact"]
+__all__ = [
+    "document_compact_steps",
+    "log_steps_build",
+    "log_submit",
+    "log_verify",
+    "logs_enqueue_verification",
+    "replay_compact",
+    "solitaire_submit",
+    "solitaire_verify",
+]

@@ -30,19 +30,23 @@ def log_steps_build(*, log: MatchLog) -> ReplaySteps:
     cached = ReplaySteps.objects.filter(log=log).first()
     if cached is not None and cached.engine_version == ENGINE_VERSION and cached.legend.get("format") == FORMAT:
         return cached
-    data = bytes(log.data)
-    try:
-        verdict = verify_bytes(data, steps=True)
-        compact = encode([step.to_dict() for step in verdict.steps or ()], moves_from_document(data))
-    except Exception as exc:  # an engine bug: say so, never a 500
-        logger.exception("engine failed computing the steps of log %s", log.pk)
-        raise Conflict(
-            f"The replay of log {log.pk} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
-        ) from exc
+    compact = document_compact_steps(bytes(log.data), name=f"log {log.pk}")
     replay, _ = ReplaySteps.objects.update_or_create(
         log=log, defaults={"engine_version": ENGINE_VERSION, "steps": compact.rows, "legend": compact.legend}
     )
     return replay
+
+
+def document_compact_steps(data: bytes, *, name: str) -> CompactSteps:
+    """The compact steps of a stored document (`name` says which, in the error), straight from the engine."""
+    try:
+        verdict = verify_bytes(data, steps=True)
+        return encode([step.to_dict() for step in verdict.steps or ()], moves_from_document(data))
+    except Exception as exc:  # an engine bug: say so, never a 500
+        logger.exception("engine failed computing the steps of %s", name)
+        raise Conflict(
+            f"The replay of {name} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
+        ) from exc
 
 
 def replay_compact(replay: ReplaySteps) -> CompactSteps:

@@ -32,7 +32,7 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def _parse_document(data: bytes) -> Any:
+def document_parse(data: bytes) -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as first_error:
@@ -49,7 +49,7 @@ def _parse_document(data: bytes) -> Any:
 DEFAULT_MAX_EVENTS = 5_000
 
 
-def _check_event_count(document: dict[str, Any]) -> None:
+def document_check_events(document: dict[str, Any]) -> None:
     """Refuse a log with more events than the limit: counted on the parsed list, before anything is stored."""
     events = document.get("events")
     limit = getattr(settings, "SPEED_LOG_MAX_EVENTS", DEFAULT_MAX_EVENTS)
@@ -157,13 +157,13 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
         return existing, False
     _check_quotas(game=game, user=user, size=len(data))
 
-    document = _parse_document(data)
+    document = document_parse(data)
     if not isinstance(document, dict):
         raise Invalid(
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
             "send the speed-log/1 log object itself."
         )
-    _check_event_count(document)
+    document_check_events(document)
     require_match_live(match)
     if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")

@@ -11,7 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from benchmarks.long_log import long_log
-from tests.factories import engine_steps, load, submit, won_log
+from replays.engine import simulate
+from replays.services import solitaire_submit
+from tests.factories import engine_steps, load, make_player, submit, won_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -415,3 +417,22 @@ def test_a_spit_replay_counts_the_whole_pack_with_the_stock_piles(page: Page, li
             assert shown["counts"][
                 f"{name} · stock piles ({' + '.join(map(str, steps[index]['stock'][seat]))})"
             ] == sum(steps[index]["stock"][seat])
+
+
+def test_a_solitaire_replay_shows_one_seat_and_the_whole_pack(page: Page, live_server: Any) -> None:
+    sam = make_player("sam")
+    document = next(
+        doc
+        for seed in range(50)
+        if (doc := simulate("solitaire", seed=seed, players=["sam"]))["result"].get("winner") == 0
+    )
+    run, _ = solitaire_submit(data=orjson.dumps(document), user=sam.user)
+    steps = engine_steps(orjson.dumps(document))
+    page.goto(f"{live_server.url}/solitaire/{run.pk}/replay/#step={len(steps) - 1}")
+    expect(page.locator("[data-replay]")).to_have_attribute("data-ready", "true")
+    shown = read_table(page)
+    assert len(shown["hands"]) == 1
+    assert shown["hands"] == steps[-1]["hand_cards"]
+    assert shown["total"] == steps[-1]["total"] == 52 and shown["pack"].startswith("52 ✓")
+    page.goto(f"{live_server.url}/solitaire/")
+    expect(page.locator("[data-role=leaderboard]")).to_contain_text("sam")
