@@ -31,7 +31,7 @@ from matches.services import (
 )
 from replays.engine import simulate, verify_document
 from replays.models import MatchLog
-from replays.services import log_submit, log_verify
+from replays.services import log_submit, log_verify, solitaire_submit, solitaire_verify
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.services import entrant_add, pairing_correct, tournament_create, tournament_start
 
@@ -58,7 +58,11 @@ MATCHES: list[tuple[tuple[str, str], str, dict[str, int], list[int | str]]] = [
     (("ben", "dev"), "runs-at-once", {"best_of": 3}, ["x", 0, 1]),
     (("finn", "alice"), "seven-card-stacks", {"best_of": 1}, ["x"]),
     (("ben", "emma"), "three-card-hands", {"best_of": 1}, [0]),
+    (("chloe", "finn"), "spit", {"best_of": 3}, [0, 1, 0]),
+    (("dev", "emma"), "double-spit", {"best_of": 1}, [1]),
 ]
+# Speed Solitaire: (player, how many simulated runs), submitted by the player and verified.
+SOLITAIRE = [("alice", 3), ("ben", 2), ("chloe", 2), ("dev", 1)]
 
 
 def _won_game(ruleset: str, names: list[str], seat: int, start: int) -> dict[str, Any]:
@@ -152,6 +156,7 @@ class Command(BaseCommand):
             if name == CONFIRMING:
                 self._confirmations(tournament, seed=number)
         self._dispute(seed=9000)
+        self._solitaire()
         counts = {status: MatchLog.objects.filter(status=status).count() for status in MatchLog.Status.values}
         self.stdout.write(
             self.style.SUCCESS(
@@ -288,6 +293,16 @@ class Command(BaseCommand):
         game_dispute_claim(
             game=second, user=gina.user, reason="I won game 2 by four cards; hugo reported the game we played before."
         )
+
+    def _solitaire(self) -> None:
+        """Solitaire runs for the leaderboard, each player's own, verified here (with or without workers)."""
+        for number, (handle, runs) in enumerate(SOLITAIRE):
+            player = player_get(handle=handle)
+            assert player is not None and player.user is not None
+            for run_number in range(runs):
+                document = simulate("solitaire", seed=70_000 + number * 100 + run_number, players=[handle])
+                run, _ = solitaire_submit(data=orjson.dumps(document), user=player.user)
+                solitaire_verify(run_id=run.pk)
 
     def _play(
         self,
