@@ -44,9 +44,6 @@ CARD_NAMES: tuple[str, ...] = tuple(
     next((name for name, card in CARD_ID.items() if card == number), "") for number in range(CARD_COUNT)
 )
 
-#: Every well-formed card string and its rank (0 for the joker).
-RANK_OF: dict[str, int] = {name: card >> 2 for name, card in CARD_ID.items()}
-
 #: The 52 cards of one standard pack, in a fixed order.
 STANDARD_DECK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 

@@ -155,10 +155,6 @@ class GameState:
         hands = self.hands
         return sum(len(hands[partner]) for partner in self.sides[seat]) + len(self.seat_draws[seat])
 
-    def cards_left(self, seat: int) -> int:
-        """`remaining`: hand and draw pile in Speed; a team's hands and pile; a Spit seat's stock cards."""
-        return self.remaining(seat)
-
     def is_last_card(self, seat: int, count: int = 1) -> bool:
         """Whether playing `count` cards would leave `seat`'s side with no remaining cards."""
         return self.remaining(seat) == count
@@ -211,9 +207,6 @@ class GameState:
             if any(not fitting[top].isdisjoint(playable) for top in self.tops):
                 return True
         return bool(self.turning_moves(seat))
-
-    def anyone_can_move(self) -> bool:
-        return self.first_mover() is not None
 
     def first_mover(self) -> int | None:
         """The first seat that can move, or None (every stall asks)."""

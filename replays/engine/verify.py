@@ -29,6 +29,7 @@ from .cards import (
     JOKER_RANK,
     Card,
     card_names,
+    card_rank,
     fitting_ranks,
     sorted_pack,
 )
@@ -423,7 +424,7 @@ class _Verifier:
             raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, cards[0], pile, t))
         for before, card in pairwise(cards):
             if not state.fits_on[card][before]:
-                fits = ", ".join(fitting_ranks(before >> 2, same_rank=self.ruleset.same_rank))
+                fits = ", ".join(fitting_ranks(card_rank(before), same_rank=self.ruleset.same_rank))
                 raise self._error(
                     ErrorCode.NO_FIT,
                     f"{self._who(seat)}'s run {run} at {clock(t)} breaks at {CARD_NAMES[card]}: it does not fit on "
@@ -443,12 +444,12 @@ class _Verifier:
         name = CARD_NAMES[card]
         if top == EMPTY_PILE:
             return f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} is empty."
-        if top >> 2 == JOKER_RANK:
+        if card_rank(top) == JOKER_RANK:
             return (
                 f"{self._who(seat)} plays JK on pile {pile} at {clock(t)}, but pile {pile} shows JK and "
                 "this ruleset does not allow a joker on a joker (joker_on_joker is off)."
             )
-        fits = ", ".join(fitting_ranks(top >> 2, same_rank=self.ruleset.same_rank))
+        fits = ", ".join(fitting_ranks(card_rank(top), same_rank=self.ruleset.same_rank))
         return (
             f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} shows {CARD_NAMES[top]}: "
             f"only {fits} or a joker fit there."
