@@ -82,6 +82,28 @@
   }
 
   // A face-down pile: one card back with the count on it, or an empty outline.
+  // A Spit stock pile: its top card face up on the cards face down under it.
+  function stockPile(count, top, label) {
+    var pile = el("div", "pile");
+    pile.dataset.role = "stock";
+    pile.dataset.count = String(count);
+    var stack = el("div", "pile__stack" + (count > 1 ? " pile__stack--deep" : ""));
+    if (top) {
+      stack.appendChild(cardNode(top));
+    } else {
+      var empty = el("span", "pcard pcard--empty");
+      empty.setAttribute("role", "img");
+      empty.setAttribute("aria-label", label + ": empty");
+      stack.appendChild(empty);
+    }
+    var badge = el("span", "pile__count", String(count));
+    badge.setAttribute("aria-label", label + ": " + plural(count, "card"));
+    stack.appendChild(badge);
+    pile.appendChild(stack);
+    pile.appendChild(el("span", "pile__label", label));
+    return pile;
+  }
+
   function faceDownPile(count, label, role) {
     var pile = el("div", "pile");
     pile.dataset.role = role;
@@ -170,7 +192,11 @@
       var draws = fixed.slice(0, D);
       var stockAt = D + 2 * P + K;
       var stock = [];
-      for (var s2 = 0; s2 < S && N; s2++) stock.push(fixed.slice(stockAt + s2 * N, stockAt + (s2 + 1) * N));
+      var stockTops = [];
+      for (var s2 = 0; s2 < S && N; s2++) {
+        stock.push(fixed.slice(stockAt + s2 * N, stockAt + (s2 + 1) * N));
+        stockTops.push(fixed.slice(stockAt + S * N + s2 * N, stockAt + S * N + (s2 + 1) * N).map(name));
+      }
       var handCards = hands.map(function (hand) { return hand.map(name); });
       var handCounts = handCards.map(function (hand) { return hand.length; });
       function changedIn(from, length) {
@@ -188,6 +214,7 @@
         pile_tops: fixed.slice(D + P, D + 2 * P).map(name),
         stacks: fixed.slice(D + 2 * P, D + 2 * P + K),
         stock: stock,
+        stock_tops: stockTops,
         cards_left: L ? fixed.slice(F - L, F) : handCounts.map(function (count, s) { return count + draws[s]; }),
         move: move,
         changed: {
@@ -196,6 +223,9 @@
           tops: changedIn(D + P, P),
           stacks: changedIn(D + 2 * P, K),
           hands: handCards.map(function (_, s) { return !!handChanged[s]; }),
+          stock: stock.map(function (_, s) {
+            return changedIn(stockAt + s * N, N).map(function (c, k) { return c || !!changed[stockAt + S * N + s * N + k]; });
+          }),
         },
       };
     });
@@ -298,15 +328,28 @@
 
     // A team game has one draw pile per team (seats 0 and 2 against 1 and 3 in the preset).
     var shared = step.draws.length !== step.hands.length;
-    var draw = faceDownPile(shared ? step.draws[seat % step.draws.length] : step.draws[seat], shared ? "Team draw pile" : "Draw pile", "draw");
+    var tableau = step.stock.length > 0;  // Spit: the face-down pile is the seat's spit cards
+    var mine = (move.kind === PLAY || move.kind === COLLISION) && move.seat === seat;
+    var drawLabel = shared ? "Team draw pile" : tableau ? "Spit cards" : "Draw pile";
+    var draw = faceDownPile(shared ? step.draws[seat % step.draws.length] : step.draws[seat], drawLabel, "draw");
     // A stall in California Speed flips each draw pile's top card onto the centre.
     if ((move.kind === STALL || move.kind === RESHUFFLE) && step.changed.draws[seat]) mark(draw, "is-source");
     box.appendChild(draw);
+    if (tableau) {
+      var piles = el("div", "stock");
+      piles.dataset.role = "stock-piles";
+      step.stock[seat].forEach(function (count, k) {
+        var pile = stockPile(count, step.stock_tops[seat][k], "Stock " + (k + 1));
+        // The pile a play came from (a Spit play names it with `from`): its count or top changed.
+        if (mine && step.changed.stock[seat][k]) mark(pile, "is-source");
+        piles.appendChild(pile);
+      });
+      box.appendChild(piles);
+    }
     var hand = el("div", "hand");
     hand.dataset.role = "hand";
     hand.setAttribute("aria-label", players[seat] + "'s hand, " + plural(step.hand_cards[seat].length, "card"));
     hand.setAttribute("role", "list");
-    var mine = (move.kind === PLAY || move.kind === COLLISION) && move.seat === seat;
     if (mine) mark(hand, "is-source");
     if (!step.hand_cards[seat].length) hand.appendChild(el("span", "hand__empty", "No cards in hand"));
     var bounced = false;
@@ -387,7 +430,7 @@
     var drawPerSeat = step.draws.length === players.length;
     players.forEach(function (name, seat) {
       countsBody.appendChild(countRow(name + " · hand", step.hands[seat]));
-      if (drawPerSeat) countsBody.appendChild(countRow(name + " · draw pile", step.draws[seat]));
+      if (drawPerSeat) countsBody.appendChild(countRow(name + (step.stock.length ? " · spit cards" : " · draw pile"), step.draws[seat]));
       if (step.stock.length) {
         countsBody.appendChild(countRow(name + " · stock piles (" + step.stock[seat].join(" + ") + ")", sum(step.stock[seat])));
       }

@@ -398,7 +398,9 @@ def test_a_5000_event_replay_loads_in_chunks_and_steps_through(
     shot(page, "replay-long")
 
 
-def test_a_spit_replay_counts_the_whole_pack_with_the_stock_piles(page: Page, live_server: Any, organiser) -> None:
+def test_a_spit_replay_counts_the_whole_pack_with_the_stock_piles(
+    page: Page, live_server: Any, organiser, shot: Callable[[Page, str], Any]
+) -> None:
     """A Spit table keeps most cards in stock piles: the counts panel includes them at every step."""
     document = won_log("spit", ["sam", "tia"])
     log = submit(orjson.dumps(document), user=organiser)
@@ -417,6 +419,17 @@ def test_a_spit_replay_counts_the_whole_pack_with_the_stock_piles(page: Page, li
             assert shown["counts"][
                 f"{name} · stock piles ({' + '.join(map(str, steps[index]['stock'][seat]))})"
             ] == sum(steps[index]["stock"][seat])
+        drawn = page.evaluate(
+            """() => [...document.querySelectorAll('.seat')].sort((a, b) => a.dataset.seat - b.dataset.seat).map(
+                 seat => [...seat.querySelectorAll('[data-role=stock]')].map(pile => [
+                   Number(pile.dataset.count), pile.querySelector('.pcard')?.dataset.card || null]))"""
+        )
+        expected = [
+            [[count, top] for count, top in zip(counts, tops, strict=True)]
+            for counts, tops in zip(steps[index]["stock"], steps[index]["stock_tops"], strict=True)
+        ]
+        assert drawn == expected  # each seat's stock piles, each with its count and face-up top card
+    shot(page, "replay-spit")
 
 
 def test_a_solitaire_replay_shows_one_seat_and_the_whole_pack(page: Page, live_server: Any) -> None:
