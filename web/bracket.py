@@ -185,8 +185,13 @@ def bracket_boxes(
     return boxes
 
 
-def bracket_layout(boxes: Sequence[BoxMatch]) -> BracketDrawing:
-    """Place boxes in columns by round, section under section, each match centred on the matches feeding it."""
+def bracket_layout(boxes: Sequence[BoxMatch], *, last_rounds: Mapping[Section, int] | None = None) -> BracketDrawing:
+    """Place boxes in columns by round, section under section, each match centred on the matches feeding it.
+
+    `last_rounds` gives each bracket section's last round when `boxes` are only a
+    part of it (a bracket drawn a region at a time): round names count from there.
+    """
+    last_rounds = last_rounds or {}
     placed: dict[str, PlacedMatch] = {}
     heads: list[RoundHead] = []
     titles: list[RoundHead] = []
@@ -216,10 +221,11 @@ def bracket_layout(boxes: Sequence[BoxMatch]) -> BracketDrawing:
             titles.append(RoundHead(PAD, round(top + 14), title))
             top += HEAD_H
         rounds = sorted({box.round for box in in_section})
+        last_round = last_rounds.get(section, rounds[-1])
         bottom = top
         for column, number in enumerate(rounds, start=first_column):
             x = PAD + column * (BOX_W + COL_GAP)
-            heads.append(RoundHead(x, round(top + 16), round_label(section, number, rounds[-1])))
+            heads.append(RoundHead(x, round(top + 16), round_label(section, number, last_round)))
             next_free = top + HEAD_H + 0.0
             for box in sorted((b for b in in_section if b.round == number), key=lambda b: b.position):
                 fed_by = [
@@ -227,7 +233,7 @@ def bracket_layout(boxes: Sequence[BoxMatch]) -> BracketDrawing:
                 ]
                 centre = sum(fed_by) / len(fed_by) if fed_by else next_free + BOX_H / 2
                 centre = max(centre, next_free + BOX_H / 2)
-                match = PlacedMatch(box, x, round(centre - BOX_H / 2), round_label(section, number, rounds[-1]))
+                match = PlacedMatch(box, x, round(centre - BOX_H / 2), round_label(section, number, last_round))
                 match.slots = [PlacedSlot(slot, match.y + i * SLOT_H) for i, slot in enumerate(box.slots)]
                 placed[box.key] = match
                 next_free = match.y + BOX_H + ROW_GAP
@@ -334,3 +340,130 @@ def bracket_boxes_from_pairings(
             )
         )
     return boxes
+
+
+# --- Sections: a large bracket drawn a region at a time ----------------------------
+
+#: A bracket of at most this many matches is drawn whole (64 entrants in single elimination).
+WHOLE_BRACKET_MATCHES = 63
+#: The most rounds one section spans: a region of up to 2**5 = 32 entrants, 31 matches.
+SECTION_ROUNDS = 5
+WHOLE = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSection:
+    """A part of a bracket drawn on its own: the subtree under one match, over a window of rounds.
+
+    As start.gg's pools: every first-round match belongs to exactly one region of the
+    first window, whose winners meet in the regions of the next window, and so on.
+    """
+
+    id: str  # "main-1-3": section, window, region (or "all")
+    section: Section
+    window: int  # 1-based, earliest rounds first
+    region: int  # 1-based, in bracket order within the window
+    regions: int  # how many regions the window has
+    first_round: int
+    last_round: int
+    keys: frozenset[str]
+    root: str  # the window's match the region leads to
+    title: str
+
+    @property
+    def window_title(self) -> str:
+        name = _SECTION_TITLES[self.section] or "Bracket"
+        rounds = (
+            f"round {self.first_round}"
+            if self.first_round == self.last_round
+            else f"rounds {self.first_round}\u2013{self.last_round}"
+        )
+        return f"{name}, {rounds}"
+
+
+def _windows(rounds: Sequence[int]) -> list[list[int]]:
+    """Rounds split into even windows of at most SECTION_ROUNDS (10 rounds: 5 and 5; 12: 4, 4 and 4)."""
+    count = -(-len(rounds) // SECTION_ROUNDS)
+    size = -(-len(rounds) // count)
+    return [list(rounds[i : i + size]) for i in range(0, len(rounds), size)]
+
+
+def bracket_sections(bracket: Bracket) -> list[BracketSection]:
+    """The sections to draw a bracket in, in reading order; one ("all") for a bracket small enough to draw whole.
+
+    Pure and deterministic: the same bracket gives the same ids, so a section's
+    address stays valid while the tournament runs.
+    """
+    if len(bracket.matches) <= WHOLE_BRACKET_MATCHES:
+        last = max(match.round for match in bracket.matches)
+        keys = frozenset(match.match_id for match in bracket.matches)
+        final = bracket.matches[-1].match_id
+        return [BracketSection(WHOLE, Section.MAIN, 1, 1, 1, 1, last, keys, final, "Whole bracket")]
+    sections: list[BracketSection] = []
+    by_id = bracket.by_id
+    for section in _SECTION_ORDER:
+        if section is Section.THIRD_PLACE:
+            continue  # drawn with the final, under it
+        in_section = [match for match in bracket.matches if match.section is section]
+        if not in_section:
+            continue
+        windows = _windows(sorted({match.round for match in in_section}))
+        for window_number, window in enumerate(windows, start=1):
+            first, last = window[0], window[-1]
+            roots = sorted((m for m in in_section if m.round == last), key=lambda m: m.position)
+            for region, root in enumerate(roots, start=1):
+                keys = {root.match_id}
+                todo = [root]
+                while todo:
+                    match = todo.pop()
+                    for source in match.sources:
+                        if not isinstance(source, WinnerOf):
+                            continue
+                        fed = by_id.get(source.match_id)
+                        if fed is not None and fed.section is section and fed.round >= first:
+                            keys.add(fed.match_id)
+                            todo.append(fed)
+                if section is Section.MAIN and window_number == len(windows):
+                    keys |= {m.match_id for m in bracket.matches if m.section is Section.THIRD_PLACE}
+                part = f", part {region} of {len(roots)}" if len(roots) > 1 else ""
+                item = BracketSection(
+                    f"{section.value}-{window_number}-{region}",
+                    section,
+                    window_number,
+                    region,
+                    len(roots),
+                    first,
+                    last,
+                    frozenset(keys),
+                    root.match_id,
+                    "",
+                )
+                sections.append(_titled(item, part))
+    return sections
+
+
+def _titled(item: BracketSection, part: str) -> BracketSection:
+    return BracketSection(
+        item.id,
+        item.section,
+        item.window,
+        item.region,
+        item.regions,
+        item.first_round,
+        item.last_round,
+        item.keys,
+        item.root,
+        f"{item.window_title}{part}",
+    )
+
+
+def section_onward(sections: Sequence[BracketSection], current: BracketSection, bracket: Bracket) -> str | None:
+    """The id of the section the current one's winner plays on in (the next window's region), if any."""
+    by_key = {key: item for item in sections for key in item.keys}
+    for match in bracket.matches:
+        if match.section is not current.section or match.round != current.last_round + 1:
+            continue
+        if any(isinstance(source, WinnerOf) and source.match_id == current.root for source in match.sources):
+            found = by_key.get(match.match_id)
+            return found.id if found is not None else None
+    return None

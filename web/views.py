@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,35 +14,32 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game, Match, ResultChange
-from matches.selectors import game_get, match_get, match_history, match_score, player_get, player_list, user_player
+from matches.selectors import game_get, match_get, match_history, match_score, player_get, user_player
 from matches.services import game_confirm, game_dispute_claim
 from replays.compact import CompactSteps
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError, Invalid
-from tournaments.formats import format_for
-from tournaments.generators import Bracket, advance
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import (
-    entrant_list,
-    pairing_list,
-    pairing_rounds,
     rating_get,
     tournament_get,
-    tournament_groups,
-    tournament_standings,
 )
 from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw
-from tournaments.standings import metric_for
 
 from . import selectors, site_selectors
-from .bracket import BracketDrawing, bracket_boxes, bracket_boxes_from_pairings, bracket_layout
 from .charts import line_chart
 from .forms import GameResultForm, LogSubmitForm, MatchScoreForm
 from .mine import my_page
-from .names import pairing_names
 from .replay import build_replay
 from .site_selectors import names_of, registration_of
+from .tournament_page import (
+    page_number,
+    pager,
+    query_with,
+    tournament_featured_context,
+    tournament_page_context,
+)
 from .viewer import match_viewer
 
 
@@ -75,11 +71,12 @@ def _series(match: Match) -> tuple[int, int]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """Bounded whatever the tournaments' sizes: a summary of two featured tournaments and links on."""
     bracket = selectors.tournament_featured(elimination=True)
     table = selectors.tournament_featured(elimination=False)
     context = {
-        "featured_bracket": _tournament_context(bracket) if bracket else None,
-        "featured_table": _tournament_context(table) if table else None,
+        "featured_bracket": tournament_featured_context(bracket) if bracket else None,
+        "featured_table": tournament_featured_context(table) if table else None,
         "tournaments_running": selectors.tournaments_with_counts(status=Tournament.Status.RUNNING, limit=6),
         "tournaments_recent": selectors.tournaments_with_counts(status=Tournament.Status.FINISHED, limit=3),
         "running_matches": selectors.matches_recent(status=Match.Status.IN_PROGRESS, limit=6),
@@ -93,53 +90,6 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "web/tournament_list.html", {"tournaments": selectors.tournaments_with_counts()})
 
 
-def _match_url(match_id: int) -> str:
-    return reverse("web:match_detail", args=[match_id])
-
-
-def _bracket_drawing(bracket: Bracket, entrants: list[Any], pairings: list[TournamentMatch]) -> BracketDrawing:
-    """The bracket as it stands, or, before the start, the draw the seeds give."""
-    names = {entrant.player_id: entrant.player.handle for entrant in entrants}
-    seeds = {entrant.player_id: entrant.seed for entrant in entrants}
-    if pairings:
-        boxes = bracket_boxes_from_pairings(
-            pairings, bracket=bracket, names=names, seeds=seeds, url_for_match=_match_url
-        )
-    else:
-        boxes = bracket_boxes(bracket, advance(bracket, {}), names=names, seeds=seeds)
-    return bracket_layout(boxes)
-
-
-def _tournament_context(tournament: Tournament) -> dict[str, Any]:
-    """What a tournament's page (and the home page's featured panel) shows, in a fixed number of queries."""
-    fmt = format_for(tournament.format)
-    entrants = entrant_list(tournament=tournament)
-    pairings = list(pairing_list(tournament=tournament))
-    standings = tournament_standings(tournament=tournament)
-    bracket = fmt.page_bracket(tournament, entrants, pairings)
-    names = pairing_names(pairings)
-    ready = [p for p in pairings if p.status == TournamentMatch.Status.READY]
-    return {
-        "names": names,
-        "underway": [p for p in ready if p.underway_at is not None],
-        "up_next": [p for p in ready if p.underway_at is None],
-        # Before any game is decided the table's numbers mean nothing yet: the page shows an en dash.
-        "played": any(p.status == TournamentMatch.Status.DECIDED for p in pairings),
-        "tournament": tournament,
-        "entrants": entrants,
-        "seeds": {entrant.player_id: entrant.seed for entrant in entrants},
-        "standings": standings,
-        "columns": [(key, metric_for(key).label) for key in standings.tie_breaks],
-        "drawing": _bracket_drawing(bracket, entrants, pairings) if bracket else None,
-        "rounds": pairing_rounds(fmt.round_pairings(pairings)),
-        "round_noun": fmt.round_noun,
-        "rounds_title": fmt.rounds_title,
-        "groups": tournament_groups(tournament=tournament, entrants=entrants, pairings=pairings),
-        "decided": sum(1 for p in pairings if p.status == TournamentMatch.Status.DECIDED),
-        "to_play": [p for p in pairings if p.status == TournamentMatch.Status.READY],
-    }
-
-
 def _tournament_or_404(tournament_id: int) -> Tournament:
     tournament = tournament_get(tournament_id=tournament_id)
     if tournament is None:
@@ -149,10 +99,10 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
-    context = _tournament_context(tournament)
+    context = tournament_page_context(tournament, request.GET)
     me = user_player(user=request.user)
     if tournament.status == Tournament.Status.SETUP and me is not None:
-        context["my_entry"] = next((e for e in context["entrants"] if e.player_id == me.pk), None)
+        context["my_entry"] = site_selectors.entrant_of(tournament=tournament, player_id=me.pk)
         context["my_registration"] = registration_of(tournament=tournament, player_id=me.pk)
     context["signed_in_player"] = me
     return render(request, "web/tournament_detail.html", context)
@@ -162,7 +112,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def tournament_embed(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The bracket (or the standings) alone, for an <iframe> on another site."""
     tournament = _tournament_or_404(tournament_id)
-    response = render(request, "web/embed.html", _tournament_context(tournament))
+    response = render(request, "web/embed.html", tournament_page_context(tournament, request.GET, with_lists=False))
     # The site's policy says frame-ancestors 'none'; this page alone may be framed anywhere (it changes nothing).
     policy = getattr(settings, "SPEED_CONTENT_SECURITY_POLICY", "")
     parts = [
@@ -234,10 +184,28 @@ def live_version(request: HttpRequest) -> HttpResponse:
     return _etag_json(version, request)
 
 
+#: Players listed on one page of /players/.
+PLAYERS_PER_PAGE = 50
+
+
 def player_list_view(request: HttpRequest) -> HttpResponse:
+    """Players a page at a time, sorted by handle, rating or newest; two queries whatever their number."""
     search = request.GET.get("q", "").strip()
-    players = list(player_list(search=search or None).select_related("rating"))
-    return render(request, "web/player_list.html", {"players": players, "search": search, "show_ratings": True})
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort in selectors.PLAYER_SORTS else "name"
+    players = selectors.players_sorted(search=search or None, sort=sort)
+    page = pager(request.GET, "page", page_number(request.GET, "page"), PLAYERS_PER_PAGE, players.count())
+    context = {
+        "players": list(players[page.first - 1 if page.total else 0 : page.last]),
+        "pager": page,
+        "search": search,
+        "sort": sort,
+        "sorts": [
+            (key, label, query_with(request.GET, sort=key, page=1)) for key, label in selectors.PLAYER_SORTS.items()
+        ],
+        "show_ratings": True,
+    }
+    return render(request, "web/player_list.html", context)
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:

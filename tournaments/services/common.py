@@ -10,6 +10,7 @@ from matches.services import AnyUser
 from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from tournaments.generators import GeneratorUserError
 
+from ..cache import tournament_changed
 from ..models import Tournament
 
 
@@ -19,10 +20,16 @@ def require_organiser(user: AnyUser) -> None:
 
 
 def tournament_lock(tournament_id: int) -> Tournament:
-    """The tournament row, locked until the transaction ends: its changes apply one after the other."""
+    """The tournament row, locked until the transaction ends: its changes apply one after the other.
+
+    Every change to a tournament takes this lock (a result that lands, a
+    correction, a call to a station, the start, an entrant), so this is where
+    its cached pages are invalidated (`tournaments.cache`), at once and at commit.
+    """
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
+    tournament_changed(tournament_id=tournament.pk)
     return tournament
 
 

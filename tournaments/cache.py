@@ -1,0 +1,80 @@
+"""The cache of what a tournament's pages show the same to every visitor, and its invalidation.
+
+Everything cached for a tournament (its computed standings, the site's
+rendered bracket sections and tables) is stored under the tournament's
+*generation*, a random token kept in Django's cache. `tournament_changed`
+replaces the token, so every entry of the old generation stops being read at
+once (and expires on its own); nothing has to list what was cached.
+
+The services call `tournament_changed` explicitly (no signals): every change
+to a tournament takes `services.common.tournament_lock`, which calls it, and
+so a result that lands (`tournament_match_decided`) or a correction
+(`pairing_correct`) invalidates the tournament's pages in the transaction
+that records it.
+
+The generation lives in the default cache. With several processes (gunicorn
+workers, Celery workers recording results) that cache must be shared: set
+`CACHE_URL` to a Redis URL (`speedsite/settings.py`). Local memory, the
+fallback, is right only for a single process, such as the demo's runserver.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.db import transaction
+
+T = TypeVar("T")
+
+#: How long an entry lives at most. Invalidation is explicit; this only bounds what
+#: a change made outside the tournament services (a player's new display name) can leave stale.
+TIMEOUT_SECONDS = 600
+
+_MISSING = object()
+
+
+def _generation_key(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}:generation"
+
+
+def tournament_generation(*, tournament_id: int) -> str:
+    """The tournament's current generation; a new one when the cache has none (evicted, or never set)."""
+    key = _generation_key(tournament_id)
+    generation = cache.get(key)
+    if generation is None:
+        # add(), not set(): two processes starting a generation at once agree on one.
+        cache.add(key, secrets.token_hex(8), timeout=None)
+        generation = cache.get(key) or "uncached"
+    return str(generation)
+
+
+def _bump(tournament_id: int) -> None:
+    cache.set(_generation_key(tournament_id), secrets.token_hex(8), timeout=None)
+
+
+def tournament_changed(*, tournament_id: int) -> None:
+    """Invalidate everything cached for the tournament: now, and again when the transaction commits.
+
+    Now, so that the changing transaction itself (and a test inside one) reads
+    afresh; again at commit, because a reader between the two may have cached
+    what was still the committed state under the first new generation.
+    """
+    _bump(tournament_id)
+    transaction.on_commit(lambda: _bump(tournament_id))
+
+
+def tournament_cached(*, tournament_id: int, name: str, compute: Callable[[], T]) -> T:
+    """`compute()`, or what it gave for this tournament's current generation under `name`.
+
+    `name` must say everything the value depends on besides the tournament
+    (a page number, a sort order). What is stored must be picklable.
+    """
+    key = f"tournament:{tournament_id}:{tournament_generation(tournament_id=tournament_id)}:{name}"
+    value = cache.get(key, _MISSING)
+    if value is _MISSING:
+        value = compute()
+        cache.set(key, value, timeout=TIMEOUT_SECONDS)
+    return value  # type: ignore[return-value]

@@ -1,0 +1,523 @@
+"""What a tournament's page shows, a bounded part at a time, whatever the tournament's size.
+
+A big bracket is drawn a section at a time (`web.bracket.bracket_sections`), the
+standings and the entrants a page at a time, the rounds a page of pairings at a
+time, and the lists of matches underway or up next only their first few. What
+is the same for every visitor (the summary counts, each bracket section's
+drawing, the standings table, the lists) is cached under the tournament's
+generation (`tournaments.cache`), which every change to the tournament replaces.
+Each part costs a fixed number of queries, so a page does too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Case, Count, F, Min, Q, Value, When, Window
+from django.db.models.functions import RowNumber
+from django.http import QueryDict
+from django.urls import reverse
+
+from tournaments.cache import tournament_cached
+from tournaments.formats import format_for
+from tournaments.formats.base import TournamentFormat
+from tournaments.formats.elimination import BracketFormat
+from tournaments.generators import Bracket, advance
+from tournaments.models import Entrant, Tournament, TournamentMatch
+from tournaments.selectors import (
+    STANDINGS_SORTS,
+    GroupView,
+    RoundPairings,
+    entrant_list,
+    pairing_list,
+    pairing_rounds,
+    tournament_groups,
+    tournament_standings_slice,
+)
+from tournaments.standings import metric_for
+
+from .bracket import (
+    WHOLE,
+    BracketDrawing,
+    BracketSection,
+    bracket_boxes,
+    bracket_boxes_from_pairings,
+    bracket_layout,
+    bracket_sections,
+    section_onward,
+)
+from .names import SectionShape, pairing_name, pairing_names
+
+#: Standings rows, entrants, and pairings of the rounds shown on one page.
+STANDINGS_PER_PAGE = 50
+ENTRANTS_PER_PAGE = 50
+PAIRINGS_PER_PAGE = 64
+#: Rounds with at most this many pairings in all are listed whole, on one page.
+ROUNDS_WHOLE = 128
+#: Matches listed as underway, and as up next; the page says how many more there are.
+LIST_LIMIT = 12
+
+
+@dataclass(frozen=True)
+class Pager:
+    """Where a page of a long list is, and the addresses of its neighbours (query strings)."""
+
+    number: int
+    pages: int
+    total: int
+    first: int  # 1-based index of the first item shown
+    last: int
+    previous: str | None
+    next: str | None
+
+    @property
+    def paged(self) -> bool:
+        return self.pages > 1
+
+
+def query_with(params: QueryDict, **changes: object) -> str:
+    query = params.copy()
+    for key, value in changes.items():
+        query[key] = str(value)
+    return "?" + query.urlencode()
+
+
+def page_number(params: QueryDict, name: str) -> int:
+    raw = params.get(name, "")
+    return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
+
+
+def pager(params: QueryDict, name: str, number: int, per_page: int, total: int) -> Pager:
+    pages = max(1, -(-total // per_page))
+    number = min(max(number, 1), pages)
+    first = (number - 1) * per_page
+    return Pager(
+        number,
+        pages,
+        total,
+        first + 1 if total else 0,
+        min(first + per_page, total),
+        query_with(params, **{name: number - 1}) if number > 1 else None,
+        query_with(params, **{name: number + 1}) if number < pages else None,
+    )
+
+
+# --- What a page loads once ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A tournament's pairings counted by section and round (one grouped query)."""
+
+    rounds: dict[tuple[str, int], dict[str, Any]]  # (section, round) -> counts, and a ready pairing's key
+
+    def _sum(self, name: str) -> int:
+        return sum(row[name] for row in self.rounds.values())
+
+    @property
+    def total(self) -> int:
+        return self._sum("total")
+
+    @property
+    def decided(self) -> int:
+        return self._sum("decided")
+
+    @property
+    def ready(self) -> int:
+        return self._sum("ready")
+
+    @property
+    def underway(self) -> int:
+        return self._sum("underway")
+
+    def shapes(self) -> dict[tuple[int, str], SectionShape]:
+        """What pairing names need: each section's last round and its rounds' sizes (byes left out)."""
+        sizes: dict[str, dict[int, int]] = {}
+        for (section, number), row in self.rounds.items():
+            sizes.setdefault(section, {})[number] = row["matches"]
+        return {(0, section): SectionShape(max(rounds), rounds) for section, rounds in sizes.items()}
+
+
+class PageLoader:
+    """Loads what several parts of a tournament's page need at most once per request, and only on a cache miss."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self._entrants: list[Entrant] | None = None
+        self._pairings: list[TournamentMatch] | None = None
+
+    def entrants(self) -> list[Entrant]:
+        """The entrants with their players, by seed (one query, the first time)."""
+        if self._entrants is None:
+            self._entrants = entrant_list(tournament=self.tournament)
+        return self._entrants
+
+    def pairings(self) -> list[TournamentMatch]:
+        """Every pairing with its players (one query, the first time): only a format played in groups needs them."""
+        if self._pairings is None:
+            self._pairings = list(pairing_list(tournament=self.tournament))
+        return self._pairings
+
+    def summary(self) -> Summary:
+        """The counts (cached; one query on a miss)."""
+        return tournament_cached(tournament_id=self.tournament.pk, name="summary", compute=self._summary)
+
+    def _summary(self) -> Summary:
+        status = TournamentMatch.Status
+        rows = (
+            TournamentMatch.objects.filter(tournament=self.tournament)
+            .values("bracket", "round")
+            .annotate(
+                total=Count("id"),
+                matches=Count("id", filter=~Q(status=status.BYE)),
+                decided=Count("id", filter=Q(status=status.DECIDED)),
+                ready=Count("id", filter=Q(status=status.READY)),
+                underway=Count("id", filter=Q(status=status.READY, underway_at__isnull=False)),
+                ready_key=Min("key", filter=Q(status=status.READY)),
+            )
+            .order_by()
+        )
+        rounds = {(row.pop("bracket"), row.pop("round")): row for row in rows}
+        return Summary(rounds)
+
+
+def _lists(tournament: Tournament, summary: Summary) -> dict[str, Any]:
+    ready = pairing_list(tournament=tournament).filter(status=TournamentMatch.Status.READY)
+    # The first few underway (longest first) and the first few waiting, in one query.
+    rows = list(
+        ready.annotate(
+            waiting=Case(When(underway_at__isnull=True, then=Value(1)), default=Value(0)),
+            nth=Window(RowNumber(), partition_by=[F("waiting")], order_by=[F("underway_at").asc(), F("id").asc()]),
+        )
+        .filter(nth__lte=LIST_LIMIT)
+        .order_by("waiting", "underway_at", "id")
+    )
+    shapes = summary.shapes()
+    names = {p.key: pairing_name(p, shapes.get((0, p.bracket))) for p in rows}
+    return {
+        "underway": [p for p in rows if p.underway_at is not None],
+        "up_next": [p for p in rows if p.underway_at is None],
+        "names": names,
+    }
+
+
+def tournament_lists(loader: PageLoader) -> dict[str, Any]:
+    """The first matches underway and up next, with their names (one query, cached)."""
+    return tournament_cached(
+        tournament_id=loader.tournament.pk, name="lists", compute=lambda: _lists(loader.tournament, loader.summary())
+    )
+
+
+# --- Bracket ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SectionLink:
+    id: str
+    label: str
+    title: str
+
+
+@dataclass(frozen=True)
+class BracketIndex:
+    """A bracket's sections as the navigation lists them; `default` is the one with the earliest open match."""
+
+    sections: list[SectionLink]
+    windows: list[tuple[str, list[SectionLink]]]  # each window's title and its regions
+    default: str
+    onward: dict[str, str]  # section id -> the section its winner plays on in
+
+    @property
+    def whole(self) -> bool:
+        return self.default == WHOLE
+
+
+def _bracket_and_sections(loader: PageLoader) -> tuple[Bracket, list[BracketSection]] | None:
+    tournament = loader.tournament
+    fmt = format_for(tournament.format)
+    if type(fmt).page_bracket is TournamentFormat.page_bracket:
+        return None  # the format draws no bracket: nothing to load
+    # A bracket format's bracket comes from the seeds alone; a playoff after groups, from the group results.
+    pairings = [] if isinstance(fmt, BracketFormat) else loader.pairings()
+    bracket = fmt.page_bracket(tournament, loader.entrants(), pairings)
+    if bracket is None:
+        return None
+    return bracket, bracket_sections(bracket)
+
+
+def _bracket_index(loader: PageLoader) -> BracketIndex | None:
+    found = _bracket_and_sections(loader)
+    if found is None:
+        return None
+    bracket, sections = found
+    if len(sections) == 1:
+        only = sections[0]
+        return BracketIndex([SectionLink(only.id, only.title, only.title)], [], only.id, {})
+    # The default: the section of a ready match of the earliest round that has one (sections in reading order).
+    ready = {row["ready_key"] for row in loader.summary().rounds.values() if row["ready_key"]}
+    open_rounds = [(item.first_round, n, item) for n, item in enumerate(sections) if item.keys & ready]
+    default = min(open_rounds, key=lambda found: found[:2])[2].id if open_rounds else sections[-1].id
+    windows: list[tuple[str, list[SectionLink]]] = []
+    for item in sections:
+        link = SectionLink(item.id, str(item.region), item.title)
+        if not windows or windows[-1][0] != item.window_title:
+            windows.append((item.window_title, []))
+        windows[-1][1].append(link)
+    onward = {}
+    for item in sections:
+        target = section_onward(sections, item, bracket)
+        if target is not None:
+            onward[item.id] = target
+    links = [SectionLink(item.id, str(item.region), item.title) for item in sections]
+    return BracketIndex(links, windows, default, onward)
+
+
+def bracket_index(loader: PageLoader) -> BracketIndex | None:
+    """How the tournament's bracket is split into sections, and which to show first (cached)."""
+    return tournament_cached(
+        tournament_id=loader.tournament.pk, name="bracket-index", compute=lambda: _bracket_index(loader)
+    )
+
+
+def _match_url(match_id: int) -> str:
+    return reverse("web:match_detail", args=[match_id])
+
+
+def _section_drawing(loader: PageLoader, section_id: str) -> BracketDrawing | None:
+    found = _bracket_and_sections(loader)
+    if found is None:
+        return None
+    bracket, sections = found
+    section = next((item for item in sections if item.id == section_id), None)
+    if section is None:
+        return None
+    last_rounds: dict[Any, int] = {}
+    for match in bracket.matches:
+        last_rounds[match.section] = max(last_rounds.get(match.section, 0), match.round)
+    entrants = loader.entrants()
+    names = {e.player_id: e.player.handle for e in entrants}
+    seeds = {e.player_id: e.seed for e in entrants}
+    pairings = list(pairing_list(tournament=loader.tournament).filter(key__in=section.keys))
+    if pairings:
+        boxes = bracket_boxes_from_pairings(
+            pairings, bracket=bracket, names=names, seeds=seeds, url_for_match=_match_url
+        )
+    else:
+        # Before the start: the draw the seeds give so far.
+        boxes = [
+            box
+            for box in bracket_boxes(bracket, advance(bracket, {}), names=names, seeds=seeds)
+            if box.key in section.keys
+        ]
+    return bracket_layout(boxes, last_rounds=last_rounds)
+
+
+def bracket_section(loader: PageLoader, section_id: str) -> BracketDrawing | None:
+    """One section of the bracket drawn (cached per section; on a miss, the pairings of that section alone)."""
+    return tournament_cached(
+        tournament_id=loader.tournament.pk,
+        name=f"bracket:{section_id}",
+        compute=lambda: _section_drawing(loader, section_id),
+    )
+
+
+# --- Rounds -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundsPage:
+    rounds: list[RoundPairings]
+    names: dict[str, str]
+    pager: Pager
+    jumps: list[tuple[int, str]]  # each round and the address of the page it starts on
+    continued: bool  # the page starts inside a round begun on the page before
+
+
+def _rounds_page(loader: PageLoader, number: int | None, params: QueryDict) -> RoundsPage | None:
+    tournament = loader.tournament
+    fmt = format_for(tournament.format)
+    if not fmt.section or not fmt.round_pairings([TournamentMatch(bracket=fmt.section)]):
+        return None  # no round pairings, or the format lists none (groups list theirs under each group)
+    sizes = sorted(
+        (number, row["total"]) for (section, number), row in loader.summary().rounds.items() if section == fmt.section
+    )
+    total = sum(size for _, size in sizes)
+    if not total:
+        return None
+    per_page = total if total <= ROUNDS_WHOLE else PAIRINGS_PER_PAGE
+    starts: list[tuple[int, int]] = []  # each round and the page it starts on
+    seen = 0
+    for round_number, size in sizes:
+        starts.append((round_number, seen // per_page + 1))
+        seen += size
+    if number is None:  # the latest round
+        number = starts[-1][1]
+    page = pager(params, "rounds", number, per_page, total)
+    offset = page.first - 1
+    rows = fmt.round_pairings(
+        pairing_list(tournament=tournament, bracket=fmt.section).order_by("round", "position", "id")[
+            offset : offset + per_page
+        ]
+    )
+    if not rows:
+        return None
+    jumps = [(round_number, query_with(params, rounds=start)) for round_number, start in starts]
+    before = sum(size for round_number, size in sizes if round_number < rows[0].round)
+    return RoundsPage(pairing_rounds(rows), pairing_names(rows), page, jumps, offset > before)
+
+
+def rounds_page(loader: PageLoader, params: QueryDict, *, pairings: int) -> RoundsPage | None:
+    """A page of the format's rounds (all of them when few); by default the page where the latest round starts.
+
+    `pairings` (the tournament's count) bounds the page number, and so what a visitor can make the cache hold.
+    """
+    raw = params.get("rounds", "")
+    number = min(page_number(params, "rounds"), pairings // PAIRINGS_PER_PAGE + 1) if raw else None
+    return tournament_cached(
+        tournament_id=loader.tournament.pk,
+        name=f"rounds:{number or 'latest'}",
+        compute=lambda: _rounds_page(loader, number, QueryDict(mutable=True)),
+    )
+
+
+# --- The whole page -----------------------------------------------------------------
+
+
+def _standings_sort(params: QueryDict) -> str:
+    sort = params.get("sort", "rank")
+    return sort if sort in STANDINGS_SORTS else "rank"
+
+
+def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_lists: bool = True) -> dict[str, Any]:
+    """Everything a tournament's page (or its embed) shows, for these query parameters; a fixed number of queries.
+
+    On a warm cache: two queries (the page of entrants, and the ratings when the
+    standings are sorted by rating). On a cold one, a few more, whatever the size.
+    """
+    fmt = format_for(tournament.format)
+    loader = PageLoader(tournament)
+    summary = loader.summary()
+    # Standings, a page at a time, in the order asked for.
+    sort = _standings_sort(params)
+    first = sliced_offset(params, "page", STANDINGS_PER_PAGE)
+    sliced = tournament_standings_slice(
+        tournament=tournament, offset=first, limit=STANDINGS_PER_PAGE, sort=sort, entrants=loader.entrants
+    )
+    if sliced.total and first >= sliced.total:  # past the end: the last page
+        first = (sliced.total - 1) // STANDINGS_PER_PAGE * STANDINGS_PER_PAGE
+        sliced = tournament_standings_slice(
+            tournament=tournament, offset=first, limit=STANDINGS_PER_PAGE, sort=sort, entrants=loader.entrants
+        )
+    entrant_count = sliced.total
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "summary": summary,
+        "entrant_count": entrant_count,
+        "decided": summary.decided,
+        # Before any game is decided the table's numbers mean nothing yet: the page shows an en dash.
+        "played": summary.decided > 0,
+        "round_noun": fmt.round_noun,
+        "rounds_title": fmt.rounds_title,
+        "sorts": [(key, query_with(params, sort=key, page=1)) for key in STANDINGS_SORTS],
+        "standings": sliced.standings,
+        "standings_pager": pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count),
+        "sort": sliced.sort,
+        "seeds": sliced.seeds,
+        "columns": [(key, metric_for(key).label) for key in sliced.standings.tie_breaks],
+    }
+    # The bracket, a section at a time.
+    index = bracket_index(loader)
+    drawing = None
+    section_id = ""
+    if index is not None:
+        wanted = params.get("section", "")
+        section_id = wanted if any(link.id == wanted for link in index.sections) else index.default
+        drawing = bracket_section(loader, section_id)
+    context |= {
+        "drawing": drawing,
+        "bracket_index": index,
+        "section": section_id,
+        "section_title": next((link.title for link in index.sections if link.id == section_id), "") if index else "",
+        "section_onward": query_with(params, section=index.onward[section_id])
+        if index and section_id in index.onward
+        else None,
+        "section_links": {link.id: query_with(params, section=link.id) for link in index.sections} if index else {},
+    }
+    if not with_lists:
+        return context
+    # The groups of a format played in groups (every group's table; cached whole).
+    context["groups"] = tournament_cached(tournament_id=tournament.pk, name="groups", compute=lambda: _groups(loader))
+    rounds = rounds_page(loader, params, pairings=summary.total)
+    lists = tournament_lists(loader)
+    entrants_pager = pager(params, "entrants", page_number(params, "entrants"), ENTRANTS_PER_PAGE, entrant_count)
+    start = entrants_pager.first - 1 if entrants_pager.total else 0
+    entrants = list(
+        Entrant.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("seed")[start : start + ENTRANTS_PER_PAGE]
+    )
+    context |= {
+        "rounds": rounds.rounds if rounds else [],
+        "rounds_page": rounds,
+        "names": (rounds.names if rounds else {}) | lists["names"],
+        "underway": lists["underway"],
+        "up_next": lists["up_next"],
+        "underway_more": summary.underway - len(lists["underway"]),
+        "up_next_more": summary.ready - summary.underway - len(lists["up_next"]),
+        "entrants": entrants,
+        "entrants_pager": entrants_pager,
+    }
+    return context
+
+
+def sliced_offset(params: QueryDict, name: str, per_page: int) -> int:
+    """The offset of the page asked for (a page past the end shows no rows; its pager leads back)."""
+    return (page_number(params, name) - 1) * per_page
+
+
+def _groups(loader: PageLoader) -> list[GroupView]:
+    tournament = loader.tournament
+    if type(format_for(tournament.format)).groups is TournamentFormat.groups:
+        return []  # the format is not played in groups: nothing to load
+    return tournament_groups(tournament=tournament, entrants=loader.entrants(), pairings=loader.pairings())
+
+
+#: Standings rows the home page shows of a featured tournament.
+FEATURED_ROWS = 8
+
+
+def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
+    """A featured tournament on the home page: its counts, the top of its table, and the bracket's last section.
+
+    Bounded whatever the tournament's size: a bracket small enough is drawn
+    whole, a larger one only its final section (the page links on to the rest).
+    """
+    loader = PageLoader(tournament)
+    summary = loader.summary()
+    sliced = tournament_standings_slice(tournament=tournament, limit=FEATURED_ROWS, entrants=loader.entrants)
+    index = bracket_index(loader)
+    drawing = None
+    top = ""
+    if index is not None:
+        top = index.default if index.whole else _final_section(index)
+        drawing = bracket_section(loader, top)
+    return {
+        "tournament": tournament,
+        "summary": summary,
+        "entrant_count": sliced.total,
+        "decided": summary.decided,
+        "played": summary.decided > 0,
+        "standings": sliced.standings,
+        "standings_more": max(0, sliced.total - FEATURED_ROWS),
+        "seeds": sliced.seeds,
+        "columns": [(key, metric_for(key).label) for key in sliced.standings.tie_breaks],
+        "drawing": drawing,
+        "drawing_part": None if index is None or index.whole else top,
+    }
+
+
+def _final_section(index: BracketIndex) -> str:
+    """The section with the final: the last window of the main (or winners) bracket."""
+    tops = [link.id for link in index.sections if link.id.startswith(("main-", "winners-"))]
+    return tops[-1] if tops else index.default
