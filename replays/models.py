@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import models
 
 
-class MatchLog(models.Model):
-    """One speed-log/1 document submitted for one game, stored verbatim, and its verdict."""
+class StoredLog(models.Model):
+    """What every stored log document has: the bytes exactly as received, who sent them, and a verdict."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -21,7 +21,6 @@ class MatchLog(models.Model):
         # operator looks, fixes, and runs `manage.py reverify --code failed`.
         FAILED = "failed", "Failed"
 
-    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
     data = models.BinaryField()  # the request body exactly as received
     size = models.PositiveIntegerField()
     sha256 = models.CharField(max_length=64)
@@ -34,19 +33,28 @@ class MatchLog(models.Model):
     code = models.CharField(max_length=32, blank=True)
     event = models.IntegerField(null=True, blank=True)
     message = models.TextField(blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-submitted_at", "-id"]
+
+
+class MatchLog(StoredLog):
+    """One speed-log/1 document submitted for one game, stored verbatim, and its verdict."""
+
+    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     # The seat's player in this match, mapped through the log's `players` handles.
     winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # Each seat's cards still held (hand and draw pile) at the end of a valid log, from
     # the engine's verdict: the card-margin tie-break reads it, never the engine.
     cards_left = models.JSONField(null=True, blank=True)
-    engine_version = models.CharField(max_length=32, blank=True)
-    verified_at = models.DateTimeField(null=True, blank=True)
     # How many times a worker judged it: 1 after a normal verification, more after `reverify`.
     judgements = models.PositiveIntegerField(default=0)
 
-    class Meta:
-        ordering = ["-submitted_at", "-id"]
+    class Meta(StoredLog.Meta):
         constraints = [
             # The same document for the same game is the same submission.
             models.UniqueConstraint(fields=["game", "sha256"], name="matchlog_unique_document_per_game"),
@@ -103,7 +111,7 @@ class ReplaySteps(models.Model):
         return f"Steps of log {self.log_id} (engine {self.engine_version})"
 
 
-class SolitaireRun(models.Model):
+class SolitaireRun(StoredLog):
     """A Speed Solitaire log: one player against the deck, outside any match (extension, section 2).
 
     Stored verbatim like a match log and verified the same way; a verified run
@@ -111,33 +119,13 @@ class SolitaireRun(models.Model):
     stuck runs by the cards left.
     """
 
-    class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        VERIFIED = "verified", "Verified"
-        REJECTED = "rejected", "Rejected"
-        FAILED = "failed", "Failed"
-
     player = models.ForeignKey("matches.Player", on_delete=models.PROTECT, related_name="+")
-    data = models.BinaryField()  # the request body exactly as received
-    size = models.PositiveIntegerField()
-    sha256 = models.CharField(max_length=64)
-    submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    submitted_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    code = models.CharField(max_length=32, blank=True)
-    event = models.IntegerField(null=True, blank=True)
-    message = models.TextField(blank=True)
     # A verified run: cleared (the player called Speed at `finished_ms`) or stuck with `cards_left`.
     cleared = models.BooleanField(null=True, blank=True)
     finished_ms = models.PositiveIntegerField(null=True, blank=True)
     cards_left = models.PositiveSmallIntegerField(null=True, blank=True)
-    engine_version = models.CharField(max_length=32, blank=True)
-    verified_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-submitted_at", "-id"]
+    class Meta(StoredLog.Meta):
         constraints = [
             models.UniqueConstraint(fields=["player", "sha256"], name="solitaire_unique_document_per_player"),
         ]

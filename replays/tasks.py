@@ -9,6 +9,8 @@ broker gone away. An invalid log is a verdict, never an error.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError, close_old_connections
 from kombu.exceptions import OperationalError as KombuOperationalError
@@ -27,18 +29,21 @@ TRANSIENT_ERRORS = (
 )
 
 
-@shared_task(
-    name="replays.log_verify",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_ERRORS,
-    retry_backoff=True,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=12,
-    ignore_result=True,
-    bind=True,
-)
+#: A verification's task options: redelivered when a worker dies, retried only on transient errors.
+VERIFY_TASK_OPTIONS: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": True,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 12,
+    "ignore_result": True,
+    "bind": True,
+}
+
+
+@shared_task(name="replays.log_verify", **VERIFY_TASK_OPTIONS)
 def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
     """Verify one stored log (see `replays.services.log_verify`)."""
     if not self.request.is_eager:  # in a worker: replace a connection a database restart broke
@@ -46,18 +51,7 @@ def log_verify_task(self: Task, log_id: int, force: bool = False) -> None:
     log_verify(log_id=log_id, force=force)
 
 
-@shared_task(
-    name="replays.solitaire_verify",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT_ERRORS,
-    retry_backoff=True,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=12,
-    ignore_result=True,
-    bind=True,
-)
+@shared_task(name="replays.solitaire_verify", **VERIFY_TASK_OPTIONS)
 def solitaire_verify_task(self: Task, run_id: int, force: bool = False) -> None:
     """Verify one stored solitaire run (see `replays.services.solitaire.solitaire_verify`)."""
     if not self.request.is_eager:

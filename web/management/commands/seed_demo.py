@@ -65,6 +65,16 @@ MATCHES: list[tuple[tuple[str, str], str, dict[str, int], list[int | str]]] = [
 SOLITAIRE = [("alice", 3), ("ben", 2), ("chloe", 2), ("dev", 1)]
 
 
+def _next_ready(tournament: Tournament) -> TournamentMatch | None:
+    """The tournament's next match ready to play, with its match and players."""
+    return (
+        TournamentMatch.objects.filter(tournament=tournament, status=TournamentMatch.Status.READY, match__isnull=False)
+        .select_related("match__player_one", "match__player_two")
+        .order_by("round", "position")
+        .first()
+    )
+
+
 def _won_game(ruleset: str, names: list[str], seat: int, start: int) -> dict[str, Any]:
     for seed in range(start, start + 1000):
         document = simulate(ruleset, seed=seed, players=names)
@@ -202,14 +212,7 @@ class Command(BaseCommand):
         rng = random.Random(seed + first * 1000)
         played = first
         while limit is None or played < limit:
-            pairing = (
-                TournamentMatch.objects.filter(
-                    tournament=tournament, status=TournamentMatch.Status.READY, match__isnull=False
-                )
-                .select_related("match__player_one", "match__player_two")
-                .order_by("round", "position")
-                .first()
-            )
+            pairing = _next_ready(tournament)
             if pairing is None or pairing.match is None:
                 break
             match = pairing.match
@@ -255,14 +258,7 @@ class Command(BaseCommand):
         next one is left waiting for the opponent.
         """
         for step in range(2):
-            pairing = (
-                TournamentMatch.objects.filter(
-                    tournament=tournament, status=TournamentMatch.Status.READY, match__isnull=False
-                )
-                .select_related("match__player_one", "match__player_two")
-                .order_by("round", "position")
-                .first()
-            )
+            pairing = _next_ready(tournament)
             if pairing is None or pairing.match is None:
                 return
             match = pairing.match
