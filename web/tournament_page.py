@@ -19,7 +19,7 @@ from django.db.models.functions import RowNumber
 from django.http import QueryDict
 from django.urls import reverse
 
-from tournaments.cache import tournament_cached
+from tournaments.cache import tournament_cached, tournament_generation
 from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
 from tournaments.formats.elimination import BracketFormat
@@ -412,6 +412,8 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
     entrant_count = sliced.total
     context: dict[str, Any] = {
         "tournament": tournament,
+        # The templates cache their heaviest parts' HTML under it ({% cache %}), as the data is.
+        "generation": tournament_generation(tournament_id=tournament.pk),
         "summary": summary,
         "entrant_count": entrant_count,
         "decided": summary.decided,
@@ -504,6 +506,7 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
         drawing = bracket_section(loader, top)
     return {
         "tournament": tournament,
+        "generation": tournament_generation(tournament_id=tournament.pk),
         "summary": summary,
         "entrant_count": sliced.total,
         "decided": summary.decided,

@@ -198,7 +198,10 @@ class StandingsOutput(serializers.Serializer):
     kind = serializers.CharField(help_text='"table" (tie-breaks) or "placings" (elimination).')
     tie_breaks = serializers.ListField(child=serializers.CharField())
     finished = serializers.BooleanField()
-    rows = StandingsRowOutput(many=True)
+    count = serializers.IntegerField(help_text="Rows in the whole table (entrants).")
+    next = serializers.URLField(allow_null=True, help_text="The next page of rows, if any.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page of rows, if any.")
+    rows = StandingsRowOutput(many=True, help_text="This page's rows (`?limit=`, `?offset=`), in the `?sort=` order.")
 
 
 class CorrectionRecordOutput(serializers.ModelSerializer):

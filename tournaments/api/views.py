@@ -202,10 +202,45 @@ class PairingCorrectApi(APIView):
 
 
 class StandingsApi(APIView):
-    @extend_schema(responses=StandingsOutput)
+    """The standings a page of rows at a time (`?limit=` 50 by default, 500 at most; `?offset=`), sorted by `?sort=`."""
+
+    @extend_schema(
+        responses=StandingsOutput,
+        parameters=[
+            *PAGE_PARAMETERS,
+            OpenApiParameter(
+                "sort",
+                str,
+                enum=list(selectors.STANDINGS_SORTS),
+                description="rank (the default: score, then tie-breaks), name, rating or seed.",
+            ),
+        ],
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
-        standings = selectors.tournament_standings(tournament=_tournament_or_404(tournament_id))
-        return Response(StandingsOutput(standings).data)
+        tournament = _tournament_or_404(tournament_id)
+        paginator = Pagination()
+        limit = paginator.get_limit(request) or Pagination.default_limit
+        offset = paginator.get_offset(request)
+        sort = request.query_params.get("sort", "rank")
+        if sort not in selectors.STANDINGS_SORTS:
+            raise Invalid(f"sort must be one of {', '.join(selectors.STANDINGS_SORTS)}.", extra={"field": "sort"})
+        part = selectors.tournament_standings_slice(tournament=tournament, offset=offset, limit=limit, sort=sort)
+        # The paginator's links, from the whole table's count.
+        paginator.limit, paginator.offset, paginator.count, paginator.request = limit, offset, part.total, request
+        data = dict(
+            StandingsOutput(
+                SimpleNamespace(
+                    kind=part.standings.kind,
+                    tie_breaks=part.standings.tie_breaks,
+                    finished=part.standings.finished,
+                    count=part.total,
+                    next=paginator.get_next_link(),
+                    previous=paginator.get_previous_link(),
+                    rows=part.standings.rows,
+                )
+            ).data
+        )
+        return Response(data)
 
 
 class CorrectionHistoryApi(APIView):
