@@ -66,6 +66,7 @@ class SolitaireListSubmitApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
+        operation_id="solitaire_list",
         responses=paginated(SolitaireRunOutput),
         parameters=[*PAGE_PARAMETERS, OpenApiParameter("player", str, description="A player's handle")],
     )
@@ -115,7 +116,9 @@ class SolitaireLeaderboardApi(APIView):
     """Each player's best verified run: cleared runs by the time of the Speed call, then stuck runs by cards left."""
 
     @extend_schema(
-        responses=paginated(SolitaireRunOutput, name="PaginatedSolitaireLeaderboard"), parameters=PAGE_PARAMETERS
+        operation_id="solitaire_leaderboard",
+        responses=paginated(SolitaireRunOutput, name="PaginatedSolitaireLeaderboard"),
+        parameters=PAGE_PARAMETERS,
     )
     def get(self, request: Request) -> Response:
         paginator = Pagination()
