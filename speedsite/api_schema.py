@@ -7,7 +7,9 @@ a postprocessing hook writes them once instead of each view repeating them:
 - 400 anywhere: a malformed query or body (a NUL byte, a bad number, an unknown enum value);
 - 404 where the path names something that may not exist;
 - 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
-- 429 on every change (login throttles, log quotas).
+- 429 on every change (login throttles, log quotas);
+- 415 on every change with a body: the API parses JSON only (a form cannot say `null`, a list
+  of one, or a number rather than a string, so a form-encoded body would mean something else).
 
 Reads are public by design: their security lists the empty requirement `{}`.
 """
@@ -19,6 +21,8 @@ from typing import Any
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
+
+from .api_fields import DistinctListField
 
 ERROR_SHAPE = inline_serializer(
     "Error",
@@ -48,6 +52,7 @@ _DESCRIPTIONS = {
     "404": "Not found.",
     "409": "Clashes with the current state (already started, being changed right now).",
     "413": "The body is larger than the limit.",
+    "415": "The body is not JSON (`Content-Type: application/json`).",
     "429": "Too many requests or over a quota; try again later.",
 }
 _WRITES = {"post", "put", "patch", "delete"}
@@ -69,6 +74,8 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
                 statuses.append("404")
             if method in _WRITES:
                 statuses += ["401", "403", "409", "429"]
+                if "requestBody" in operation:
+                    statuses.append("415")
             responses = operation.setdefault("responses", {})
             for status in statuses:
                 # A view's own description of an error says more; keep it and add the shape.
@@ -84,12 +91,38 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
     return result
 
 
-class AutoSchema(SpectacularAutoSchema):
-    """drf-spectacular's schema, where a serializer may name output fields that are not always present.
+#: Some character that is not whitespace: what a non-blank input string must contain.
+NON_BLANK_PATTERN = r"\S"
 
-    A read-only field is required in drf-spectacular's output schemas; a serializer
-    that leaves a key out of some answers lists it in `schema_optional_fields`.
+
+class AutoSchema(SpectacularAutoSchema):
+    """drf-spectacular's schema, with two truths it leaves out.
+
+    - A read-only field is required in drf-spectacular's output schemas; a serializer
+      that leaves a key out of some answers lists it in `schema_optional_fields`.
+    - An input string that may not be blank (DRF's `allow_blank=False`, the default)
+      is refused when empty, or when only whitespace if the field trims it, so the
+      request schema says `minLength: 1` and, for a trimmed field, a `\\S` pattern.
+      (drf-spectacular's ENFORCE_NON_BLANK_FIELDS would also mark output fields,
+      which promise nothing of the kind.)
+    - A `DistinctListField` refuses repeated items: `uniqueItems`.
     """
+
+    def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and not field.allow_blank
+            and not field.read_only
+            and schema.get("type") == "string"
+        ):
+            schema["minLength"] = max(schema.get("minLength", 0), 1)
+            if field.trim_whitespace:
+                schema.setdefault("pattern", NON_BLANK_PATTERN)
+        if isinstance(field, DistinctListField):
+            schema["uniqueItems"] = True
+        return schema
 
     def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
         schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)

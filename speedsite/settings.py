@@ -154,11 +154,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PARSER_CLASSES": [
-        "speedsite.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only (else 415): a form body cannot carry null, a number or a one-item list, so the
+    # schema (which documents what the parsers take) could not tell a form client the truth.
+    "DEFAULT_PARSER_CLASSES": ["speedsite.parsers.StrictJSONParser"],
+    # The tests' APIClient posts JSON, as the API's clients do.
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "speedsite.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "speedsite.api_schema.AutoSchema",
@@ -183,6 +183,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "speedsite.api_schema.document_errors",
     ],
+    # Request bodies are documented as JSON only, matching DEFAULT_PARSER_CLASSES.
+    "PARSER_WHITELIST": ["speedsite.parsers.StrictJSONParser"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }

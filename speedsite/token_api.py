@@ -16,14 +16,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .api_fields import StrictCharField
 from .api_schema import ERROR_SHAPE
 from .errors import Invalid
 from .throttles import LoginAccountThrottle, LoginAddressThrottle
 
 
 class TokenInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 
 
 class TokenApi(APIView):

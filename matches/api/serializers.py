@@ -10,12 +10,13 @@ from rest_framework import serializers
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score
+from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
 
 
 class PlayerCreateInput(serializers.Serializer):
-    handle = serializers.CharField(max_length=40)
-    display_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    password = serializers.CharField(
+    handle = StrictCharField(max_length=40)
+    display_name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+    password = StrictCharField(
         required=False,
         allow_blank=True,
         write_only=True,
@@ -41,15 +42,16 @@ _SERIES_ERRORS = {
 
 
 class MatchCreateInput(serializers.Serializer):
-    players = serializers.ListField(
-        child=serializers.CharField(max_length=40),
+    players = DistinctListField(
+        child=StrictCharField(max_length=40),
         min_length=2,
         max_length=2,
         error_messages={
             "min_length": "A match is between two different players: give two handles.",
             "max_length": "A match is between two different players: give two handles.",
+            "repeated": "A match is between two different players: give two handles.",
         },
-        help_text="Two player handles.",
+        help_text="Two different player handles.",
     )
     best_of = serializers.IntegerField(
         required=False,
@@ -67,7 +69,7 @@ class MatchCreateInput(serializers.Serializer):
         max_value=SERIES_MAX,
         error_messages=_SERIES_ERRORS,
     )
-    ruleset = serializers.JSONField(
+    ruleset = NameOrObjectField(
         required=False,
         default="speed",
         help_text='A preset name ("speed", "doubles", ...) or a speed-log/1 ruleset object. Default "speed".',
@@ -160,18 +162,18 @@ class MatchOutput(serializers.ModelSerializer):
 
 
 class GameReportInput(serializers.Serializer):
-    winner = serializers.CharField(max_length=40, help_text="The handle of the player who won.")
+    winner = StrictCharField(max_length=40, help_text="The handle of the player who won.")
 
 
 class GameResultInput(serializers.Serializer):
-    winner = serializers.CharField(
+    winner = StrictCharField(
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
     )
-    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class GameDisputeInput(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000, help_text="Why the claimed result is wrong (for the organiser).")
+    reason = StrictCharField(max_length=2000, help_text="Why the claimed result is wrong (for the organiser).")
 
 
 class ResultChangeOutput(serializers.ModelSerializer):

@@ -19,7 +19,7 @@ from speedsite.errors import NotFound
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput
-from .views import STEPS_PER_PAGE, STEPS_PER_PAGE_MAX, query_int, read_log_body
+from .views import FROM_ZERO, STEP_COUNT, STEPS_PER_PAGE, STEPS_PER_PAGE_MAX, query_int, read_log_body
 
 
 class SolitaireSubmissionOutput(serializers.ModelSerializer):
@@ -67,7 +67,10 @@ class SolitaireListSubmitApi(APIView):
 
     @extend_schema(
         operation_id="solitaire_list",
-        responses=paginated(SolitaireRunOutput),
+        responses={
+            200: paginated(SolitaireRunOutput),
+            404: OpenApiResponse(description="No player has the handle given in `player`."),
+        },
         parameters=[*PAGE_PARAMETERS, OpenApiParameter("player", str, description="A player's handle")],
     )
     def get(self, request: Request) -> Response:
@@ -129,8 +132,12 @@ class SolitaireLeaderboardApi(APIView):
 class SolitaireCompactStepsApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("from", int, description="The first step of the chunk (default 0)."),
-            OpenApiParameter("count", int, description=f"At most this many steps (at most {STEPS_PER_PAGE_MAX})."),
+            OpenApiParameter("from", FROM_ZERO, description="The first step of the chunk (default 0)."),
+            OpenApiParameter(
+                "count",
+                STEP_COUNT,
+                description=f"At most this many steps (at most {STEPS_PER_PAGE_MAX}).",
+            ),
         ],
         responses=CompactStepsOutput,
         description="A chunk of the run's replay steps in the compact form `speed-steps/1` (as for a match log).",

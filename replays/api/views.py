@@ -132,10 +132,16 @@ def _verdict_fields(log: MatchLog) -> dict[str, Any]:
     }
 
 
+# The ranges `_query_int` enforces below, so the schema documents them.
+FROM_ZERO = {"type": "integer", "minimum": 0}
+STEP_COUNT = {"type": "integer", "minimum": 1, "maximum": STEPS_PER_PAGE_MAX}
+
 _PAGE_PARAMETERS = [
-    OpenApiParameter("offset", int, description="The first step to return (default 0)."),
+    OpenApiParameter("offset", FROM_ZERO, description="The first step to return (default 0)."),
     OpenApiParameter(
-        "limit", int, description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX})."
+        "limit",
+        STEP_COUNT,
+        description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX}).",
     ),
 ]
 
@@ -173,10 +179,10 @@ class LogStepsApi(APIView):
 class LogCompactStepsApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("from", int, description="The first step of the chunk (default 0)."),
+            OpenApiParameter("from", FROM_ZERO, description="The first step of the chunk (default 0)."),
             OpenApiParameter(
                 "count",
-                int,
+                STEP_COUNT,
                 description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX}).",
             ),
         ],

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import Match
+from speedsite.api_fields import NameOrObjectField, StrictCharField
 from tournaments.formats import FORMATS
 from tournaments.generators import Seeding
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
@@ -21,17 +22,17 @@ BIG_MAX = 2**63 - 1  # BigIntegerField
 
 
 class TournamentCreateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = StrictCharField(max_length=120)
     format = serializers.ChoiceField(
         choices=list(FORMATS), help_text="Each format reads its own options below and ignores the others."
     )
     best_of = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
     first_to = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
-    ruleset = serializers.JSONField(
+    ruleset = NameOrObjectField(
         required=False, default="speed", help_text='A preset name ("speed", ...) or a speed-log/1 ruleset object.'
     )
     tie_breaks = serializers.ListField(
-        child=serializers.CharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
+        child=StrictCharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
     )
     seeding = serializers.ChoiceField(choices=[seeding.value for seeding in Seeding], default=Seeding.STANDARD.value)
     rng_seed = serializers.IntegerField(
@@ -71,20 +72,20 @@ class TournamentCreateInput(serializers.Serializer):
         required=False,
         allow_null=True,
         default=900,
-        min_value=0,
+        min_value=1,
         max_value=INT_MAX,
         help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
 
 
 class EntrantAddInput(serializers.Serializer):
-    player = serializers.CharField(max_length=40, help_text="The player's handle.")
+    player = StrictCharField(max_length=40, help_text="The player's handle.")
     seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX)
 
 
 class CorrectionInput(serializers.Serializer):
-    winner = serializers.CharField(max_length=40, help_text="The handle of the player who really won.")
-    reason = serializers.CharField(
+    winner = StrictCharField(max_length=40, help_text="The handle of the player who really won.")
+    reason = StrictCharField(
         required=False,
         default="",
         allow_blank=True,
