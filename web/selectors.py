@@ -149,14 +149,18 @@ def player_record(*, player: Player, matches: Iterable[Match]) -> PlayerRecord:
 
 def matches_recent(*, limit: int = 8, status: str | None = None) -> list[Match]:
     """The latest matches (of one status when given; never annulled ones, which are no result)."""
+    latest = Match.objects.exclude(status=Match.Status.ANNULLED)
+    if status:
+        latest = latest.filter(status=status)
+    # The latest ids first, in a subquery of the same statement: PostgreSQL then joins the players
+    # to `limit` rows, not to every match of that status before cutting (thousands in a big event).
+    ids = latest.order_by("-created_at", "-id").values("id")[:limit]
     matches = (
-        Match.objects.exclude(status=Match.Status.ANNULLED)
+        Match.objects.filter(pk__in=Subquery(ids))
         .select_related("player_one", "player_two", "winner")
         .prefetch_related("games")
     )
-    if status:
-        matches = matches.filter(status=status)
-    return list(matches.order_by("-created_at", "-id")[:limit])
+    return list(matches.order_by("-created_at", "-id"))
 
 
 def tournaments_with_counts(*, status: str | None = None, limit: int | None = None) -> list[Tournament]:
