@@ -19,7 +19,7 @@ from speedsite.errors import NotFound
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput
-from .views import FROM_ZERO, STEP_COUNT, STEPS_PER_PAGE, STEPS_PER_PAGE_MAX, query_int, read_log_body
+from .views import CHUNK_PARAMETERS, chunk_range, read_log_body
 
 
 class SolitaireSubmissionOutput(serializers.ModelSerializer):
@@ -131,14 +131,7 @@ class SolitaireLeaderboardApi(APIView):
 
 class SolitaireCompactStepsApi(APIView):
     @extend_schema(
-        parameters=[
-            OpenApiParameter("from", FROM_ZERO, description="The first step of the chunk (default 0)."),
-            OpenApiParameter(
-                "count",
-                STEP_COUNT,
-                description=f"At most this many steps (at most {STEPS_PER_PAGE_MAX}).",
-            ),
-        ],
+        parameters=CHUNK_PARAMETERS,
         responses=CompactStepsOutput,
         description="A chunk of the run's replay steps in the compact form `speed-steps/1` (as for a match log).",
     )
@@ -146,8 +139,7 @@ class SolitaireCompactStepsApi(APIView):
         run = selectors.solitaire_run_get(run_id=run_id)
         if run is None:
             raise NotFound(f"There is no solitaire run {run_id}.")
-        start = query_int(request, "from", 0, low=0)
-        count = query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        start, count = chunk_range(request)
         compact = services.document_compact_steps(bytes(run.data), name=f"solitaire run {run.pk}")
         verdict = {"log": run.pk, "status": run.status, "code": run.code or None, "event": run.event}
         return Response(

@@ -176,16 +176,28 @@ class LogStepsApi(APIView):
         )
 
 
+#: The query of a chunk of compact steps (a match log's or a solitaire run's).
+CHUNK_PARAMETERS = [
+    OpenApiParameter("from", FROM_ZERO, description="The first step of the chunk (default 0)."),
+    OpenApiParameter(
+        "count",
+        STEP_COUNT,
+        description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX}).",
+    ),
+]
+
+
+def chunk_range(request: Request) -> tuple[int, int]:
+    """The chunk's first step and how many steps, from `?from=&count=` (bounded)."""
+    return (
+        query_int(request, "from", 0, low=0),
+        query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX),
+    )
+
+
 class LogCompactStepsApi(APIView):
     @extend_schema(
-        parameters=[
-            OpenApiParameter("from", FROM_ZERO, description="The first step of the chunk (default 0)."),
-            OpenApiParameter(
-                "count",
-                STEP_COUNT,
-                description=f"At most this many steps (default {STEPS_PER_PAGE}, at most {STEPS_PER_PAGE_MAX}).",
-            ),
-        ],
+        parameters=CHUNK_PARAMETERS,
         responses=CompactStepsOutput,
         description=(
             "A chunk of the replay's steps in the compact form `speed-steps/1` (integer rows, cards as ids "
@@ -194,8 +206,7 @@ class LogCompactStepsApi(APIView):
         ),
     )
     def get(self, request: Request, log_id: int) -> Response:
-        start = query_int(request, "from", 0, low=0)
-        count = query_int(request, "count", STEPS_PER_PAGE, low=1, high=STEPS_PER_PAGE_MAX)
+        start, count = chunk_range(request)
         log, compact = _log_replay(log_id)
         return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
 
