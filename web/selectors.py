@@ -19,6 +19,7 @@ from matches.models import Game, Match, Player
 from matches.selectors import player_list, user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
+from tournaments.formats import FORMATS
 from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import RATING_ORDER_OF_CHANGE, tournament_list
 
@@ -183,10 +184,10 @@ def tournaments_with_counts(*, status: str | None = None, limit: int | None = No
 def tournament_featured(*, elimination: bool) -> Tournament | None:
     """The tournament the home page shows: the latest running one, else the latest finished one.
 
-    `elimination` picks a bracket format (single or double elimination), else a
-    table format (round robin, Swiss, winner stays on).
+    `elimination` picks a format that is one bracket from the start (its format says
+    so: `all_bracket`), else any other (a table, or groups before a playoff).
     """
-    brackets = [Tournament.Format.SINGLE_ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION]
+    brackets = [key for key, fmt in FORMATS.items() if fmt.all_bracket]
     for status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         found = tournament_list(status=status)
         found = found.filter(format__in=brackets) if elimination else found.exclude(format__in=brackets)

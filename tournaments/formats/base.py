@@ -63,6 +63,8 @@ class TournamentFormat(ABC):
     byes_are_wins: ClassVar[bool] = False
     #: The standings are final placings from a bracket, not a tie-break table.
     placings: ClassVar[bool] = False
+    #: The whole event is one bracket from the start (the home page features it as "the bracket").
+    all_bracket: ClassVar[bool] = False
     #: `TournamentMatch.bracket` of the format's round pairings (bracket formats use the generator's sections).
     section: ClassVar[str] = ""
     #: What the pages call one round of pairings ("Round 3", or "Match 3" when a round is one match).

@@ -26,6 +26,7 @@ class BracketFormat(TournamentFormat):
     """A format whose every pairing is a slot of one bracket, regenerated from the seeds when needed."""
 
     placings = True
+    all_bracket = True
 
     @abstractmethod
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
