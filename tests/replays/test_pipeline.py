@@ -199,7 +199,8 @@ def test_a_worker_killed_mid_verification_leaves_nothing_half_written(client_for
     assert response.status_code == 202
     log_id = response.json()["id"]
     with game_row_locked(game.pk) as held:
-        doomed = WorkerProcess(env=worker_env(), concurrency=1, log_path=tmp_path / "doomed.log").wait_ready()
+        # The solo pool runs the task in the process the test kills (no pool child to fork first).
+        doomed = WorkerProcess(env=worker_env(), pool="solo", log_path=tmp_path / "doomed.log").wait_ready()
         try:
             wait_for_a_backend_waiting_on_a_lock(held, doomed)
         finally:
