@@ -26,14 +26,24 @@ class Source(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One piece of evidence: who gave it (a player's id, or ORGANISER), from what, and the winner it names.
+    """One piece of evidence: who gave it (a player's id, or ORGANISER), from what, and the result it names.
 
-    `winner` None names a void game (a verified deadlock).
+    `winner` None names a void game (a verified deadlock), unless `places`
+    says otherwise (a timed game whose first place is shared). In a match
+    whose games end in places (a table, a timed match) the result is the
+    winner and the places per seat; `timed` (a verified log's timed scores)
+    comes along with a result but is not part of it: a report cannot give it.
     """
 
     side: int
     source: Source
     winner: int | None
+    places: tuple[int, ...] | None = None
+    timed: tuple[int, ...] | None = None
+
+    @property
+    def result(self) -> tuple[int | None, tuple[int, ...] | None]:
+        return (self.winner, self.places)
 
 
 class OutcomeKind(StrEnum):
@@ -51,30 +61,35 @@ class Outcome:
     # AWAITING: the claim's source and side (the other side must confirm).
     source: Source | None = None
     claimed_by: int | None = None
+    places: tuple[int, ...] | None = None
+    timed: tuple[int, ...] | None = None
 
 
 def game_outcome(
-    claims: Iterable[Claim], *, players: tuple[int, int], confirmation_required: bool, pending: bool = False
+    claims: Iterable[Claim], *, players: tuple[int, ...], confirmation_required: bool, pending: bool = False
 ) -> Outcome:
     """The game's state from all its evidence (verified logs and reports; `pending`: a log not yet judged).
 
     A game waits while any log is pending, so every log submitted has its say.
+    Every player of the match (two to four) giving the same result decides it;
+    until then one side's result waits for the others to confirm it.
     """
     if pending:
         return Outcome(OutcomeKind.OPEN)
     claims = list(claims)
     if not claims:
         return Outcome(OutcomeKind.OPEN)
-    winners = {claim.winner for claim in claims}
-    if len(winners) > 1:
+    results = {claim.result for claim in claims}
+    if len(results) > 1:
         return Outcome(OutcomeKind.DISPUTED)
-    (winner,) = winners
+    ((winner, places),) = results
     source = Source.LOG if any(claim.source is Source.LOG for claim in claims) else Source.REPORT
+    timed = next((claim.timed for claim in claims if claim.timed is not None), None)
     sides = {claim.side for claim in claims}
-    both_players = set(players) <= sides
+    every_player = set(players) <= sides
     organiser_log = any(claim.side == ORGANISER and claim.source is Source.LOG for claim in claims)
     supervised_log = not confirmation_required and source is Source.LOG
-    if both_players or organiser_log or supervised_log:
-        return Outcome(OutcomeKind.DECIDED, winner, source)
+    if every_player or organiser_log or supervised_log:
+        return Outcome(OutcomeKind.DECIDED, winner, source, places=places, timed=timed)
     first = next(claim for claim in claims if claim.side in players)
-    return Outcome(OutcomeKind.AWAITING, winner, first.source, first.side)
+    return Outcome(OutcomeKind.AWAITING, winner, first.source, first.side, places=places, timed=timed)

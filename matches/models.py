@@ -32,7 +32,12 @@ class Player(models.Model):
 
 
 class Match(models.Model):
-    """A two-player series: best of N or first to N games, under one ruleset."""
+    """A series between two to four players (one per seat of its ruleset): best of N or first to N.
+
+    Seats three and four are optional columns rather than a table of seats: a
+    ruleset has at most four seats, and the two-player match (nearly every
+    match) stays one row that every query reads without a join.
+    """
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -50,6 +55,14 @@ class Match(models.Model):
 
     player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_three = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_four = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # Points each place of a game earns, best first (a table of three or four);
+    # None in a two-player match, where a series counts games won.
+    points_per_place = models.JSONField(null=True, blank=True)
+    # A timed match: each game is scored by the cards each seat played at or
+    # before this many milliseconds (None: an ordinary race to call Speed).
+    time_limit_ms = models.PositiveIntegerField(null=True, blank=True)
     # The full ruleset as in speed-log/1 (every field spelled out) and, when it is
     # one of the engine's presets, that preset's name.
     ruleset = models.JSONField()
@@ -77,6 +90,22 @@ class Match(models.Model):
                 condition=~models.Q(player_one=models.F("player_two")), name="match_two_distinct_players"
             ),
             models.CheckConstraint(condition=models.Q(series_length__gte=1), name="match_series_length_positive"),
+            # A NULL seat passes a CHECK, so these hold whenever both seats are filled.
+            models.CheckConstraint(
+                condition=~models.Q(player_three=models.F("player_one"))
+                & ~models.Q(player_three=models.F("player_two")),
+                name="match_seat_three_distinct",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(player_four=models.F("player_one"))
+                & ~models.Q(player_four=models.F("player_two"))
+                & ~models.Q(player_four=models.F("player_three")),
+                name="match_seat_four_distinct",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player_four__isnull=True) | models.Q(player_three__isnull=False),
+                name="match_seats_filled_in_order",
+            ),
         ]
         indexes = [models.Index(fields=["status"])]
 
@@ -90,8 +119,33 @@ class Match(models.Model):
         return self.series_length // 2 + 1
 
     @property
-    def players(self) -> tuple[Player, Player]:
-        return (self.player_one, self.player_two)
+    def players(self) -> tuple[Player, ...]:
+        """The players in seat order (two to four)."""
+        seats = (self.player_one, self.player_two)
+        if self.player_three_id is not None:
+            seats += (self.player_three,)
+        if self.player_four_id is not None:
+            seats += (self.player_four,)
+        return seats
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """The players' ids in seat order, without loading the players."""
+        return tuple(
+            pk
+            for pk in (self.player_one_id, self.player_two_id, self.player_three_id, self.player_four_id)
+            if pk is not None
+        )
+
+    @property
+    def is_table(self) -> bool:
+        """Three or four seats: games end in places, the series counts points per place."""
+        return self.player_three_id is not None
+
+    @property
+    def ranks_games(self) -> bool:
+        """Its games' results are places (a table, or a timed match), not just a winner."""
+        return self.is_table or self.time_limit_ms is not None
 
 
 class Game(models.Model):
@@ -138,6 +192,17 @@ class Game(models.Model):
     # report is a winner, so both must name the same player.
     reported_by_one = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     reported_by_two = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # In a match whose games end in places (a table of 3-4, a timed match):
+    # the decided places per seat (1 is best; equal places are shared), each
+    # seat's timed score (cards played by the limit, from a verified log), the
+    # claim's places and timed scores, and each player's report
+    # ({"<player id>": {"winner": id or None, "places": [...]}}): the two report
+    # columns above serve two-player matches only.
+    places = models.JSONField(null=True, blank=True)
+    timed_scores = models.JSONField(null=True, blank=True)
+    claimed_places = models.JSONField(null=True, blank=True)
+    claimed_timed_scores = models.JSONField(null=True, blank=True)
+    reports = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match_id", "number"]

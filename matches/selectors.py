@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, Q, QuerySet
 
 from .models import Game, Match, Player, ResultChange
+from .placings import competition_places
+from .series import table_scores
 
 ORGANISERS_GROUP = "organisers"
 
@@ -57,6 +60,10 @@ def players_by_handles(*, handles: Iterable[str]) -> dict[str, Player]:
     return {player.handle.lower(): player for player in Player.objects.filter(query)}
 
 
+#: Every seat's player, for select_related.
+MATCH_PLAYERS = ("player_one", "player_two", "player_three", "player_four")
+
+
 def _games_prefetch() -> Prefetch[Game]:
     return Prefetch(
         "games", queryset=Game.objects.select_related("winner", "claimed_winner", "claimed_by").order_by("number")
@@ -65,11 +72,16 @@ def _games_prefetch() -> Prefetch[Game]:
 
 def match_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
     """Matches with their players, winner and games: one query for the page, one for the games."""
-    matches = Match.objects.select_related("player_one", "player_two", "winner").prefetch_related(_games_prefetch())
+    matches = Match.objects.select_related(*MATCH_PLAYERS, "winner").prefetch_related(_games_prefetch())
     if status:
         matches = matches.filter(status=status)
     if player:
-        matches = matches.filter(Q(player_one__handle__iexact=player) | Q(player_two__handle__iexact=player))
+        matches = matches.filter(
+            Q(player_one__handle__iexact=player)
+            | Q(player_two__handle__iexact=player)
+            | Q(player_three__handle__iexact=player)
+            | Q(player_four__handle__iexact=player)
+        )
     return matches.order_by("-created_at", "-id")
 
 
@@ -79,7 +91,7 @@ def match_get(*, match_id: int) -> Match | None:
 
 def game_get(*, game_id: int) -> Game | None:
     return (
-        Game.objects.select_related("match__player_one", "match__player_two", "winner", "claimed_winner")
+        Game.objects.select_related(*(f"match__{seat}" for seat in MATCH_PLAYERS), "winner", "claimed_winner")
         .filter(pk=game_id)
         .first()
     )
@@ -91,10 +103,51 @@ def match_history(*, match: Match) -> QuerySet[ResultChange]:
 
 
 def match_score(*, match: Match) -> dict[str, int]:
-    """Games won by each player, keyed by handle (uses prefetched games when present)."""
-    score = {match.player_one.handle: 0, match.player_two.handle: 0}
+    """The series score keyed by handle: games won by each of two players, a table's points per place
+    (uses prefetched games when present)."""
+    if match.is_table:
+        return {row.handle: row.points for row in match_table(match=match)}
+    score = {player.handle: 0 for player in match.players}
+    handles = {player.pk: player.handle for player in match.players}
     for game in match.games.all():
         if game.status == Game.Status.DECIDED and game.winner_id is not None:
-            winner = match.player_one if game.winner_id == match.player_one_id else match.player_two
-            score[winner.handle] += 1
+            score[handles[game.winner_id]] += 1
     return score
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One player's line in a table's series: their place (shared when equal on every tie-break)."""
+
+    place: int
+    handle: str
+    points: int
+    firsts: int
+
+
+def match_table(*, match: Match) -> list[TableRow]:
+    """A table's series standings, best first: points, then first places, then the latest game's places."""
+    assert match.points_per_place is not None
+    rows = [(game.number, game.status, game.places) for game in match.games.all()]
+    scores = table_scores(rows, seats=len(match.player_ids), points_per_place=match.points_per_place)
+    places = competition_places([(-score.points, -score.firsts, *score.recent_places) for score in scores])
+    players = match.players
+    return sorted(
+        (
+            TableRow(place, players[score.seat].handle, score.points, score.firsts)
+            for place, score in zip(places, scores, strict=True)
+        ),
+        key=lambda row: (row.place, row.handle.lower()),
+    )
+
+
+def match_timed_totals(*, match: Match) -> dict[str, int] | None:
+    """A timed match's cards played within the limits, per handle, over its decided games (None: not timed)."""
+    if match.time_limit_ms is None:
+        return None
+    totals = {player.handle: 0 for player in match.players}
+    for game in match.games.all():
+        if game.status == Game.Status.DECIDED and game.timed_scores:
+            for player, score in zip(match.players, game.timed_scores, strict=True):
+                totals[player.handle] += score
+    return totals

@@ -9,24 +9,46 @@ from __future__ import annotations
 
 from matches.evidence import ORGANISER, Claim, Source
 from matches.models import Game, Match
+from matches.placings import sole_winner
 
 from .models import MatchLog
 
 
 def log_side(match: Match, submitter_player_id: int | None) -> int:
     """The side a log speaks for: its submitter's player, or ORGANISER."""
-    return submitter_player_id if submitter_player_id in (match.player_one_id, match.player_two_id) else ORGANISER
+    return submitter_player_id if submitter_player_id in match.player_ids else ORGANISER
+
+
+def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog) -> Claim:
+    """What one verified log claims: its winner and, where games end in places, the places and timed scores.
+
+    Where games end in places the winner is the one seat alone in first place:
+    in a timed game that need not be the seat that called Speed.
+    """
+    winner = log.winner_id
+    if log.places is not None:
+        first = sole_winner(tuple(log.places))
+        winner = None if first is None else match.player_ids[first]
+    return Claim(
+        log_side(match, submitter_player_id),
+        Source.LOG,
+        winner,
+        None if log.places is None else tuple(log.places),
+        None if log.timed_scores is None else tuple(log.timed_scores),
+    )
 
 
 def game_log_claims(*, game: Game) -> tuple[list[Claim], bool]:
     """The claims of the game's verified logs, and whether any of its logs is still pending (one query)."""
     rows = MatchLog.objects.filter(
         game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]
-    ).values_list("status", "winner_id", "submitted_by__player__id")
+    ).values_list("status", "winner_id", "places", "timed_scores", "submitted_by__player__id")
     claims, pending = [], False
-    for status, winner_id, submitter in rows:
+    for status, winner_id, places, timed, submitter in rows:
         if status == MatchLog.Status.PENDING:
             pending = True
         else:
-            claims.append(Claim(log_side(game.match, submitter), Source.LOG, winner_id))
+            claims.append(
+                log_claim(game.match, submitter, MatchLog(winner_id=winner_id, places=places, timed_scores=timed))
+            )
     return claims, pending

@@ -57,7 +57,20 @@ _GAME_FIELDS, _GAME_SQL = _columns(
 _MATCH_FIELDS, _MATCH_SQL = _columns(
     Match,
     "m",
-    {"id", "status", "series", "series_length", "player_one_id", "player_two_id", "confirmation", "confirm_within"},
+    {
+        "id",
+        "status",
+        "series",
+        "series_length",
+        "player_one_id",
+        "player_two_id",
+        "player_three_id",
+        "player_four_id",
+        "points_per_place",
+        "time_limit_ms",
+        "confirmation",
+        "confirm_within",
+    },
 )
 _PLAYER_FIELDS, _P1_SQL = _columns(Player, "p1", {"id", "handle"})
 _, _P2_SQL = _columns(Player, "p2", {"id", "handle"})

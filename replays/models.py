@@ -51,6 +51,11 @@ class MatchLog(StoredLog):
     # Each seat's cards still held (hand and draw pile) at the end of a valid log, from
     # the engine's verdict: the card-margin tie-break reads it, never the engine.
     cards_left = models.JSONField(null=True, blank=True)
+    # In a match whose games end in places (a table of 3-4 seats, a timed match), what a
+    # valid log says per seat of the match (its seat order, not the log's): each seat's
+    # place and, in a timed match, the cards it played by the limit. None otherwise.
+    places = models.JSONField(null=True, blank=True)
+    timed_scores = models.JSONField(null=True, blank=True)
     # How many times a worker judged it: 1 after a normal verification, more after `reverify`.
     judgements = models.PositiveIntegerField(default=0)
 

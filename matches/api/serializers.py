@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import Game, Match, Player, ResultChange
-from matches.selectors import match_score
+from matches.selectors import match_score, match_table, match_timed_totals
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
 
 
@@ -45,13 +45,13 @@ class MatchCreateInput(serializers.Serializer):
     players = DistinctListField(
         child=StrictCharField(max_length=40),
         min_length=2,
-        max_length=2,
+        max_length=4,
         error_messages={
-            "min_length": "A match is between two different players: give two handles.",
-            "max_length": "A match is between two different players: give two handles.",
-            "repeated": "A match is between two different players: give two handles.",
+            "min_length": "A match is between two to four different players: give their handles.",
+            "max_length": "A match is between two to four different players: give their handles.",
+            "repeated": "A match is between two to four different players: give each handle once.",
         },
-        help_text="Two different player handles.",
+        help_text="Two to four different player handles, in seat order; the ruleset's `players` must match.",
     )
     best_of = serializers.IntegerField(
         required=False,
@@ -72,7 +72,47 @@ class MatchCreateInput(serializers.Serializer):
     ruleset = NameOrObjectField(
         required=False,
         default="speed",
-        help_text='A preset name ("speed", "doubles", ...) or a speed-log/1 ruleset object. Default "speed".',
+        help_text='A preset name ("speed", "doubles", "three-way", "four-way", ...) or a speed-log/1 ruleset '
+        'object. Default "speed".',
+    )
+    points_per_place = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=100),
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=3,
+        max_length=4,
+        help_text="A table of three or four: the points each place of a game earns, best first "
+        "(default [2, 1, 0] for three, [3, 1, 0, 0] for four).",
+    )
+    time_limit_ms = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1000,
+        max_value=3_600_000,
+        help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds.",
+    )
+
+
+class PlaceOutput(serializers.Serializer):
+    place = serializers.IntegerField(help_text="1 is best; players who share a place share its number.")
+    players = serializers.ListField(child=serializers.CharField(), help_text="Handles, in seat order.")
+
+
+def places_output(match: Match, places: list[int] | None) -> list[dict[str, Any]] | None:
+    """Places per seat as the API shows them: each place with its players, best first."""
+    if places is None:
+        return None
+    by_place: dict[int, list[str]] = {}
+    for player, place in zip(match.players, places, strict=True):
+        by_place.setdefault(place, []).append(player.handle)
+    return [{"place": place, "players": by_place[place]} for place in sorted(by_place)]
+
+
+def seat_values(match: Match, values: list[int] | None) -> dict[str, int] | None:
+    return (
+        None if values is None else {player.handle: value for player, value in zip(match.players, values, strict=True)}
     )
 
 
@@ -86,9 +126,42 @@ class GameOutput(serializers.ModelSerializer):
         read_only=True, allow_null=True, help_text="When an unconfirmed claim stands unless disputed (null: never)."
     )
 
+    places = serializers.SerializerMethodField(
+        help_text="Where games end in places (a table of 3-4, a timed match): the result per place, best first."
+    )
+    timed_scores = serializers.SerializerMethodField(
+        help_text="A timed match: the cards each player played onto the centre by the limit (from a verified log)."
+    )
+    claimed_places = serializers.SerializerMethodField(
+        help_text="While awaiting confirmation, where games end in places: the places one side claims."
+    )
+
     class Meta:
         model = Game
-        fields = ["id", "number", "status", "winner", "decided_by", "claimed_winner", "confirm_by"]
+        fields = [
+            "id",
+            "number",
+            "status",
+            "winner",
+            "decided_by",
+            "places",
+            "timed_scores",
+            "claimed_winner",
+            "claimed_places",
+            "confirm_by",
+        ]
+
+    @extend_schema_field(PlaceOutput(many=True, allow_null=True))
+    def get_places(self, game: Game) -> list[dict[str, Any]] | None:
+        return places_output(game.match, game.places)
+
+    @extend_schema_field(PlaceOutput(many=True, allow_null=True))
+    def get_claimed_places(self, game: Game) -> list[dict[str, Any]] | None:
+        return places_output(game.match, game.claimed_places)
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
+    def get_timed_scores(self, game: Game) -> dict[str, int] | None:
+        return seat_values(game.match, game.timed_scores)
 
     @extend_schema_field(serializers.ChoiceField(choices=Game.DecidedBy.choices, allow_null=True))
     def get_decided_by(self, game: Game) -> str | None:
@@ -106,6 +179,13 @@ class GameDetailOutput(GameOutput):
         fields = [*GameOutput.Meta.fields, "match", "decided_at"]
 
 
+class TableRowOutput(serializers.Serializer):
+    place = serializers.IntegerField()
+    handle = serializers.CharField()
+    points = serializers.IntegerField()
+    firsts = serializers.IntegerField(help_text="Games in which the player was alone in first place.")
+
+
 class MatchOutput(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
     best_of = serializers.SerializerMethodField()
@@ -114,6 +194,13 @@ class MatchOutput(serializers.ModelSerializer):
     score = serializers.SerializerMethodField()
     winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
     games = GameOutput(many=True, read_only=True)
+    table = serializers.SerializerMethodField(
+        help_text="A table of three or four: the series standings, best first (points per place, then first "
+        "places, then the latest game's places)."
+    )
+    timed_totals = serializers.SerializerMethodField(
+        help_text="A timed match: each player's cards played within the limits over its decided games."
+    )
     # A match is either "best_of" or "first_to": only that key is present (see to_representation).
     schema_optional_fields = ("best_of", "first_to")
 
@@ -125,10 +212,14 @@ class MatchOutput(serializers.ModelSerializer):
             "best_of",
             "first_to",
             "wins_needed",
+            "points_per_place",
+            "time_limit_ms",
             "ruleset",
             "ruleset_name",
             "status",
             "score",
+            "table",
+            "timed_totals",
             "winner",
             "games",
             "created_at",
@@ -137,7 +228,17 @@ class MatchOutput(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_players(self, match: Match) -> list[str]:
-        return [match.player_one.handle, match.player_two.handle]
+        return [player.handle for player in match.players]
+
+    @extend_schema_field(TableRowOutput(many=True, allow_null=True))
+    def get_table(self, match: Match) -> list[dict[str, Any]] | None:
+        if not match.is_table:
+            return None
+        return [TableRowOutput(row).data for row in match_table(match=match)]
+
+    @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
+    def get_timed_totals(self, match: Match) -> dict[str, int] | None:
+        return match_timed_totals(match=match)
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_best_of(self, match: Match) -> int | None:
@@ -161,13 +262,33 @@ class MatchOutput(serializers.ModelSerializer):
         return data
 
 
+_PLACES_HELP = (
+    'A table of three or four: every player\'s place by handle, 1 for the winner, e.g. {"ann": 1, "bob": 2, '
+    '"cy": 2} (players who share a place share its number).'
+)
+
+
 class GameReportInput(serializers.Serializer):
-    winner = StrictCharField(max_length=40, help_text="The handle of the player who won.")
+    winner = StrictCharField(
+        max_length=40, required=False, default=None, help_text="The handle of the player who won (two players)."
+    )
+    places = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        required=False,
+        default=None,
+        help_text=_PLACES_HELP,
+    )
 
 
 class GameResultInput(serializers.Serializer):
     winner = StrictCharField(
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
+    )
+    places = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        required=False,
+        default=None,
+        help_text=_PLACES_HELP + " Null with a null winner voids the game.",
     )
     reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 

@@ -130,7 +130,8 @@ class GameDetailApi(APIView):
 
 
 class GameReportApi(APIView):
-    """A player of the match reports the winner; two matching reports decide the game."""
+    """A player of the match reports the result (the winner; at a table, every place); all players' matching
+    reports decide the game."""
 
     permission_classes = [IsAuthenticated]
 
@@ -138,9 +139,7 @@ class GameReportApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = GameReportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_report_result(
-            game=get_game_or_404(game_id), user=request.user, winner=data.validated_data["winner"]
-        )
+        game = services.game_report_result(game=get_game_or_404(game_id), user=request.user, **data.validated_data)
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
@@ -158,7 +157,8 @@ class GameResultApi(APIView):
 
 
 class GameConfirmApi(APIView):
-    """The opponent of the side that claimed a result (or an organiser) confirms it: it decides the game."""
+    """A player other than the one who claimed a result (or an organiser) confirms it; when every other player
+    has (or an organiser does), it decides the game."""
 
     permission_classes = [IsAuthenticated]
 
@@ -169,7 +169,7 @@ class GameConfirmApi(APIView):
 
 
 class GameDisputeApi(APIView):
-    """Either player disputes a result awaiting confirmation, with a reason; an organiser settles it."""
+    """Any player of the match disputes a result awaiting confirmation, with a reason; an organiser settles it."""
 
     permission_classes = [IsAuthenticated]
 

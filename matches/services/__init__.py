@@ -10,6 +10,7 @@
 from ..selectors import AnyUser
 from .corrections import match_annul, match_correct
 from .games import (
+    GAME_MATCH_PLAYERS,
     claim_deadline,
     decided_by_source,
     game_apply_evidence,
@@ -25,12 +26,14 @@ from .games import (
     game_set_result,
     game_state,
     games_lapse,
+    places_from_handles,
     require_match_live,
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create
 
 __all__ = [
+    "GAME_MATCH_PLAYERS",
     "HANDLE_PATTERN",
     "MAX_SERIES_LENGTH",
     "AnyUser",
@@ -54,6 +57,7 @@ __all__ = [
     "match_create",
     "match_finish",
     "organiser_grant",
+    "places_from_handles",
     "player_create",
     "require_match_live",
     "ruleset_resolve",

@@ -19,6 +19,7 @@ from speedsite.errors import Conflict, Invalid, NotAllowed
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
+from ..placings import check_places, places_from_winner, sole_winner
 from ..selectors import AnyUser, user_is_organiser, user_player
 from .matches import match_progress
 
@@ -31,6 +32,8 @@ def decided_by_source(source: Source) -> str:
 
 
 _OPEN_FOR_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION)
+#: What loading a game with its match and every seat's player takes.
+GAME_MATCH_PLAYERS = ("match__player_one", "match__player_two", "match__player_three", "match__player_four")
 
 
 def game_lock(*, game_id: int) -> Game:
@@ -45,7 +48,7 @@ def game_lock(*, game_id: int) -> Game:
     locked = Match.objects.select_for_update(of=("self",)).filter(games__id=game_id).values_list("id", flat=True)
     if not locked:
         raise Game.DoesNotExist(f"no game {game_id}")
-    return Game.objects.select_related("match__player_one", "match__player_two").get(pk=game_id)
+    return Game.objects.select_related(*GAME_MATCH_PLAYERS).get(pk=game_id)
 
 
 def _require_lock_held() -> None:
@@ -61,13 +64,21 @@ def _user(user: AnyUser) -> Any:
 
 def game_state(game: Game) -> dict[str, Any]:
     """A game's result as history keeps it (handles, not ids, so it reads the same after renames of rows)."""
-    players = {player.pk: player.handle for player in game.match.players}
-    return {
+    match = game.match
+    players = {player.pk: player.handle for player in match.players}
+    state: dict[str, Any] = {
         "status": game.status,
         "winner": players.get(game.winner_id) if game.winner_id else None,
         "decided_by": game.decided_by or None,
         "claimed_winner": players.get(game.claimed_winner_id) if game.claimed_winner_id else None,
     }
+    if match.ranks_games:
+        handles = [player.handle for player in match.players]
+        state["places"] = None if game.places is None else dict(zip(handles, game.places, strict=True))
+        state["claimed_places"] = (
+            None if game.claimed_places is None else dict(zip(handles, game.claimed_places, strict=True))
+        )
+    return state
 
 
 def game_record_change(
@@ -94,6 +105,7 @@ def game_record_change(
 
 def _clear_claim(game: Game) -> None:
     game.claimed_winner, game.claimed_by, game.claim_source, game.confirm_by = None, None, "", None
+    game.claimed_places, game.claimed_timed_scores = None, None
 
 
 _DECISION_FIELDS = [
@@ -107,7 +119,23 @@ _DECISION_FIELDS = [
     "claimed_by",
     "claim_source",
     "confirm_by",
+    "places",
+    "timed_scores",
+    "claimed_places",
+    "claimed_timed_scores",
 ]
+_CLAIM_FIELDS = ["status", "claimed_winner", "claimed_by", "claim_source", "confirm_by"]
+_CLAIM_FIELDS += ["claimed_places", "claimed_timed_scores"]
+
+
+def game_result_places(match: Match, winner: Player | None, places: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """The places a decided game keeps: as given in a table; from the winner in a timed two-player match.
+
+    None in an untimed two-player match (its winner is its result) and for a void game.
+    """
+    if places is not None or not match.ranks_games or winner is None:
+        return places
+    return places_from_winner(match.player_ids.index(winner.pk), len(match.player_ids))
 
 
 def game_decide(
@@ -119,18 +147,29 @@ def game_decide(
     made_by: AnyUser = None,
     reason: str = "",
     source: dict[str, Any] | None = None,
+    places: tuple[int, ...] | None = None,
+    timed_scores: tuple[int, ...] | None = None,
 ) -> Game:
-    """Record a game's result (winner None: a void game), keep the change, and move the match on.
+    """Record a game's result, keep the change, and move the match on.
 
-    The caller holds the match row's lock: `game` came from `game_lock` in this transaction.
+    The result is the winner (None and no places: a void game) and, in a match
+    whose games end in places, every seat's place (a timed game's first place
+    may be shared: no winner, still decided) and its timed scores if a
+    verified log gave them. The caller holds the match row's lock: `game`
+    came from `game_lock` in this transaction.
     """
     _require_lock_held()
     match = game.match
-    if winner is not None and winner.pk not in (match.player_one_id, match.player_two_id):
+    if winner is not None and winner.pk not in match.player_ids:
         raise Invalid(f"{winner.handle!r} does not play in this match.")
+    places = game_result_places(match, winner, places)
+    if match.is_table and winner is not None and places is None:
+        raise Invalid("A game at a table of three or four is decided by every seat's place, not a winner alone.")
     before = game_state(game)
     game.winner = winner
-    game.status = Game.Status.DECIDED if winner is not None else Game.Status.VOID
+    game.places = None if places is None else list(places)
+    game.timed_scores = None if timed_scores is None else list(timed_scores)
+    game.status = Game.Status.DECIDED if winner is not None or places is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
     game.decided_by_user = _user(made_by)
@@ -165,8 +204,24 @@ def claim_deadline(match: Match, now: datetime) -> datetime | None:
 def game_report_claims(game: Game) -> list[Claim]:
     """The claims of the players' reports on the game."""
     match = game.match
+    if match.is_table:
+        return [
+            Claim(int(side), Source.REPORT, report["winner"], tuple(report["places"]))
+            for side, report in sorted(game.reports.items())
+        ]
     reports = ((match.player_one_id, game.reported_by_one_id), (match.player_two_id, game.reported_by_two_id))
-    return [Claim(side, Source.REPORT, winner) for side, winner in reports if winner is not None]
+    return [
+        Claim(side, Source.REPORT, winner, _two_player_places(match, winner))
+        for side, winner in reports
+        if winner is not None
+    ]
+
+
+def _two_player_places(match: Match, winner_id: int) -> tuple[int, ...] | None:
+    """A two-player report's places, as a verified log of a timed match states them (None when untimed)."""
+    if not match.ranks_games:
+        return None
+    return places_from_winner(match.player_ids.index(winner_id), 2)
 
 
 def game_claims(game: Game) -> tuple[list[Claim], bool]:
@@ -180,7 +235,7 @@ def game_evidence_outcome(game: Game, claims: list[Claim], *, pending: bool) -> 
     match = game.match
     return game_outcome(
         claims,
-        players=(match.player_one_id, match.player_two_id),
+        players=match.player_ids,
         confirmation_required=match.confirmation == Match.Confirmation.OPPONENT,
         pending=pending,
     )
@@ -203,9 +258,14 @@ def game_apply_evidence(
     if game.status in _OPEN_FOR_EVIDENCE:
         if outcome.verdict is OutcomeKind.DECIDED:
             assert outcome.source is not None
-            winner = next((player for player in match.players if player.pk == outcome.winner), None)
             return game_decide(
-                game=game, winner=winner, decided_by=decided_by_source(outcome.source), made_by=made_by, source=source
+                game=game,
+                winner=_player(match, outcome.winner),
+                decided_by=decided_by_source(outcome.source),
+                made_by=made_by,
+                source=source,
+                places=outcome.places,
+                timed_scores=outcome.timed,
             )
         if outcome.verdict is OutcomeKind.DISPUTED:
             return game_dispute(game=game, made_by=made_by, reason="The evidence names different results.")
@@ -215,13 +275,16 @@ def game_apply_evidence(
             before = game_state(game)
             game.status = Game.Status.OPEN
             _clear_claim(game)
-            game.save(update_fields=["status", "claimed_winner", "claimed_by", "claim_source", "confirm_by"])
+            game.save(update_fields=_CLAIM_FIELDS)
             game_record_change(
                 game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source
             )
         return game
     # Decided by its logs before: a re-verification that no longer agrees puts it before an organiser.
-    agrees = outcome.verdict is OutcomeKind.DECIDED and outcome.winner == game.winner_id
+    agrees = outcome.verdict is OutcomeKind.DECIDED and (outcome.winner, outcome.places) == (
+        game.winner_id,
+        None if game.places is None else tuple(game.places),
+    )
     if game.decided_by == Game.DecidedBy.LOG and game.is_settled and not agrees:
         if match.status != Match.Status.IN_PROGRESS:
             # The match is over (or annulled): its result stands until an organiser corrects
@@ -240,21 +303,34 @@ def game_apply_evidence(
 
 
 def _game_claim(*, game: Game, outcome: Outcome, made_by: AnyUser, source: dict[str, Any] | None) -> Game:
+    claimed_places = None if game.claimed_places is None else tuple(game.claimed_places)
     unchanged = game.status == Game.Status.AWAITING_CONFIRMATION and (
         game.claimed_winner_id,
         game.claimed_by_id,
         game.claim_source,
-    ) == (outcome.winner, outcome.claimed_by, outcome.source)
+        claimed_places,
+    ) == (outcome.winner, outcome.claimed_by, outcome.source, outcome.places)
     if unchanged:
         return game
     assert outcome.source is not None
     before = game_state(game)
     game.status = Game.Status.AWAITING_CONFIRMATION
     game.claimed_winner_id, game.claimed_by_id, game.claim_source = outcome.winner, outcome.claimed_by, outcome.source
+    game.claimed_places = None if outcome.places is None else list(outcome.places)
+    game.claimed_timed_scores = None if outcome.timed is None else list(outcome.timed)
     game.confirm_by = claim_deadline(game.match, timezone.now())
-    game.save(update_fields=["status", "claimed_winner", "claimed_by", "claim_source", "confirm_by"])
+    game.save(update_fields=_CLAIM_FIELDS)
     game_record_change(game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source)
     return game
+
+
+def _player(match: Match, player_id: int | None) -> Player | None:
+    return next((player for player in match.players if player.pk == player_id), None)
+
+
+def _seat_names(match: Match) -> str:
+    handles = [repr(player.handle) for player in match.players]
+    return ", ".join(handles[:-1]) + " or " + handles[-1]
 
 
 def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
@@ -264,10 +340,49 @@ def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
         if player.handle.lower() == handle.lower():
             return player
     raise Invalid(
-        f"{handle!r} does not play in this match; the winner is {match.player_one.handle!r} "
-        f"or {match.player_two.handle!r}.",
-        extra={"field": "winner"},
+        f"{handle!r} does not play in this match; the winner is {_seat_names(match)}.", extra={"field": "winner"}
     )
+
+
+def places_from_handles(match: Match, places: dict[str, int] | None) -> tuple[int, ...] | None:
+    """A table's places given by handle ({"ann": 1, "bob": 2, ...}) in seat order, checked; None stays None."""
+    if places is None:
+        return None
+    by_handle = {str(handle).lower(): place for handle, place in places.items()}
+    handles = [player.handle.lower() for player in match.players]
+    unknown = sorted(set(by_handle) - set(handles))
+    missing = [player.handle for player in match.players if player.handle.lower() not in by_handle]
+    if unknown or missing:
+        raise Invalid(
+            "Give a place for every player of this match and no one else "
+            f"({_seat_names(match)}); {'unknown: ' + ', '.join(unknown) if unknown else 'missing: ' + ', '.join(missing)}.",
+            extra={"field": "places"},
+        )
+    try:
+        return check_places([by_handle[handle] for handle in handles])
+    except ValueError as exc:
+        raise Invalid(f"The places are not a finishing order: {exc}.", extra={"field": "places"}) from exc
+
+
+def _table_result(
+    match: Match, *, winner: str | None, places: dict[str, int] | None, allow_void: bool
+) -> tuple[Player | None, tuple[int, ...] | None]:
+    """A table's result as a person gives it: places for every seat (their sole first is the winner)."""
+    seat_places = places_from_handles(match, places)
+    if seat_places is None:
+        if allow_void and winner is None:
+            return None, None
+        raise Invalid(
+            "A game at a table of three or four is reported with every player's place, "
+            'e.g. {"places": {"ann": 1, "bob": 2, "cy": 3}}.',
+            extra={"field": "places"},
+        )
+    first = sole_winner(seat_places)
+    chosen = None if first is None else match.players[first]
+    named = _winner_from_handle(match, winner)
+    if named is not None and named != chosen:
+        raise Invalid(f"The winner {winner!r} is not the one player in first place.", extra={"field": "winner"})
+    return chosen, seat_places
 
 
 def require_match_live(match: Match) -> None:
@@ -278,14 +393,20 @@ def require_match_live(match: Match) -> None:
 
 def _require_player(match: Match, user: AnyUser, doing: str) -> Player:
     me = user_player(user=user)
-    if me is None or me.pk not in (match.player_one_id, match.player_two_id):
-        raise NotAllowed(f"Only the two players of this match can {doing}.")
+    if me is None or me.pk not in match.player_ids:
+        raise NotAllowed(f"Only the players of this match can {doing}.")
     return me
 
 
 @transaction.atomic
-def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
-    """A player reports who won: one report is a claim for the opponent to confirm; two that agree decide."""
+def game_report_result(
+    *, game: Game, user: AnyUser, winner: str | None = None, places: dict[str, int] | None = None
+) -> Game:
+    """A player reports the result: one report is a claim for the others to confirm; all that agree decide.
+
+    Two players report the winner; a table of three or four reports every
+    player's place (`places`, by handle), the winner being the one in first.
+    """
     game = game_lock(game_id=game.pk)
     require_match_live(game.match)
     match = game.match
@@ -295,12 +416,31 @@ def game_report_result(*, game: Game, user: AnyUser, winner: str) -> Game:
             f"Game {game.number} is {game.get_status_display().lower()}, not open; "
             "an organiser can settle it if it is wrong."
         )
+    if match.is_table:
+        chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=False)
+        game.reports = {**game.reports, str(me.pk): _report(chosen, seat_places)}
+        game.save(update_fields=["reports"])
+        return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
+    if winner is None:
+        raise Invalid("Name the winner.", extra={"field": "winner"})
     reported = _winner_from_handle(match, winner)
     assert reported is not None
     field = "reported_by_one" if me.pk == match.player_one_id else "reported_by_two"
     setattr(game, field, reported)
     game.save(update_fields=[field])
     return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
+
+
+def _report(winner: Player | None, places: tuple[int, ...] | None) -> dict[str, Any]:
+    return {"winner": None if winner is None else winner.pk, "places": None if places is None else list(places)}
+
+
+def _claimed_places(game: Game) -> tuple[int, ...] | None:
+    return None if game.claimed_places is None else tuple(game.claimed_places)
+
+
+def _claimed_timed(game: Game) -> tuple[int, ...] | None:
+    return None if game.claimed_timed_scores is None else tuple(game.claimed_timed_scores)
 
 
 @transaction.atomic
@@ -311,18 +451,48 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
     match = game.match
     if game.status != Game.Status.AWAITING_CONFIRMATION:
         raise Invalid(f"Game {game.number} is {game.get_status_display().lower()}; there is no result to confirm.")
+    winner = _player(match, game.claimed_winner_id)
     if not user_is_organiser(user=user):
         me = _require_player(match, user, "confirm its results")
         if me.pk == game.claimed_by_id:
             raise NotAllowed("Your own result waits for your opponent's confirmation; you cannot confirm it.")
-    winner = next((player for player in match.players if player.pk == game.claimed_winner_id), None)
+        if match.is_table:
+            return _table_confirm(game=game, me=me, user=user, winner=winner)
     return game_decide(
         game=game,
         winner=winner,
         decided_by=decided_by_source(Source(game.claim_source)),
         kind=ResultChange.Kind.CONFIRMATION,
         made_by=user,
+        places=_claimed_places(game),
+        timed_scores=_claimed_timed(game),
     )
+
+
+def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | None) -> Game:
+    """At a table a claim needs every other player: one's confirmation is their report of the claimed result.
+
+    The game is decided when the last of them confirms (the evidence then
+    comes from every player); until then each confirmation is kept in history.
+    """
+    before = game_state(game)
+    game.reports = {**game.reports, str(me.pk): _report(winner, _claimed_places(game))}
+    game.save(update_fields=["reports"])
+    claims, pending = game_claims(game)
+    outcome = game_evidence_outcome(game, claims, pending=pending)
+    if outcome.verdict is OutcomeKind.DECIDED:
+        assert outcome.source is not None
+        return game_decide(
+            game=game,
+            winner=winner,
+            decided_by=decided_by_source(outcome.source),
+            kind=ResultChange.Kind.CONFIRMATION,
+            made_by=user,
+            places=outcome.places,
+            timed_scores=outcome.timed,
+        )
+    game_record_change(game=game, kind=ResultChange.Kind.CONFIRMATION, before=before, made_by=user)
+    return game
 
 
 @transaction.atomic
@@ -345,8 +515,14 @@ def game_dispute_claim(*, game: Game, user: AnyUser, reason: str) -> Game:
 
 
 @transaction.atomic
-def game_set_result(*, game: Game, user: AnyUser, winner: str | None, reason: str = "") -> Game:
-    """An organiser sets (or settles) a game's result; `winner` None voids the game."""
+def game_set_result(
+    *, game: Game, user: AnyUser, winner: str | None, reason: str = "", places: dict[str, int] | None = None
+) -> Game:
+    """An organiser sets (or settles) a game's result; `winner` None voids the game.
+
+    At a table of three or four the organiser gives every player's place
+    (`places`, by handle); no places and no winner voids the game.
+    """
     if not user_is_organiser(user=user):
         raise NotAllowed("Only organisers can set a game's result.")
     game = game_lock(game_id=game.pk)
@@ -356,13 +532,19 @@ def game_set_result(*, game: Game, user: AnyUser, winner: str | None, reason: st
             f"Game {game.number} is already {game.get_status_display().lower()}; "
             "only open, unconfirmed or disputed games can be set."
         )
+    match = game.match
+    if match.is_table:
+        chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=True)
+    else:
+        chosen, seat_places = _winner_from_handle(match, winner), None
     return game_decide(
         game=game,
-        winner=_winner_from_handle(game.match, winner),
+        winner=chosen,
         decided_by=Game.DecidedBy.ORGANISER,
         kind=ResultChange.Kind.SETTLEMENT,
         made_by=user,
         reason=reason.strip(),
+        places=seat_places,
     )
 
 
@@ -384,7 +566,13 @@ def games_lapse(*, now: datetime | None = None, limit: int = 500) -> int:
             game = game_lock(game_id=game_id)
             if game.status != Game.Status.AWAITING_CONFIRMATION or game.confirm_by is None or game.confirm_by > now:
                 continue
-            winner = next((player for player in game.match.players if player.pk == game.claimed_winner_id), None)
-            game_decide(game=game, winner=winner, decided_by=Game.DecidedBy.LAPSE, kind=ResultChange.Kind.LAPSE)
+            game_decide(
+                game=game,
+                winner=_player(game.match, game.claimed_winner_id),
+                decided_by=Game.DecidedBy.LAPSE,
+                kind=ResultChange.Kind.LAPSE,
+                places=_claimed_places(game),
+                timed_scores=_claimed_timed(game),
+            )
             lapsed += 1
     return lapsed

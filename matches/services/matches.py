@@ -12,16 +12,18 @@ from speedsite.errors import Invalid, NotAllowed
 
 from ..listeners import match_finished_notify
 from ..models import Game, Match, Player
+from ..placings import DEFAULT_POINTS_PER_PLACE
 from ..selectors import AnyUser, players_by_handles, user_is_organiser, user_player
-from ..series import series_step
+from ..series import series_step, table_series_step
 
 MAX_SERIES_LENGTH = 99
 
 
-def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
-    """A two-player ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any.
+def ruleset_resolve(ruleset: object, *, seats: int | tuple[int, ...] = 2) -> tuple[Ruleset, str]:
+    """A ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any.
 
-    Matches and tournaments both take their rulesets through here."""
+    Its `players` must be `seats` (or one of them). Matches and tournaments
+    both take their rulesets through here."""
     if ruleset is None:
         ruleset = "speed"
     if isinstance(ruleset, str):
@@ -39,17 +41,80 @@ def ruleset_resolve(ruleset: object) -> tuple[Ruleset, str]:
         except LogError as exc:
             raise Invalid(f"The ruleset is not valid: {exc.message}", extra={"field": "ruleset"}) from exc
     name = next((key for key, preset in PRESETS.items() if preset == resolved), "")
-    if resolved.players != 2:
+    allowed = (seats,) if isinstance(seats, int) else seats
+    if resolved.players not in allowed:
+        wanted = " or ".join(map(str, allowed))
         raise Invalid(
-            f"A match is between two players, but this ruleset ({name or 'custom'}) has {resolved.players} seats; "
-            "use a two-player ruleset.",
+            f"This ruleset ({name or 'custom'}) seats {resolved.players} players, but {wanted} play here: "
+            f"give as many players as the ruleset seats, or a ruleset whose players is {wanted}.",
+            extra={"field": "ruleset"},
+        )
+    if resolved.teams:
+        raise Invalid(
+            "Team Speed is not played in matches yet: a match's players each play for themselves.",
             extra={"field": "ruleset"},
         )
     return resolved, name
 
 
-def series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, int]:
-    """The series kind and length from exactly one of best_of (odd) and first_to, for matches and tournaments."""
+#: The most points a place can earn (a sanity bound: points per place are small numbers).
+MAX_POINTS_PER_PLACE = 100
+
+
+def points_resolve(points_per_place: object, *, seats: int) -> list[int] | None:
+    """A table's points per place (best first; the defaults when None); None for two seats, which count wins."""
+    if seats == 2:
+        if points_per_place is not None:
+            raise Invalid(
+                "points_per_place is for tables of three or four; a two-player series counts games won.",
+                extra={"field": "points_per_place"},
+            )
+        return None
+    if points_per_place is None:
+        return list(DEFAULT_POINTS_PER_PLACE[seats])
+    points = list(points_per_place) if isinstance(points_per_place, list | tuple) else None
+    if (
+        points is None
+        or len(points) != seats
+        or any(not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= MAX_POINTS_PER_PLACE for p in points)
+        or points != sorted(points, reverse=True)
+        or points[0] == 0
+    ):
+        raise Invalid(
+            f"points_per_place is one whole number per place, best first, from {MAX_POINTS_PER_PLACE} down to 0, "
+            f"never rising, first place scoring (e.g. {list(DEFAULT_POINTS_PER_PLACE[seats])}).",
+            extra={"field": "points_per_place"},
+        )
+    return points
+
+
+#: A timed round's limit, within reason: a second to an hour.
+TIME_LIMIT_RANGE_MS = (1_000, 3_600_000)
+
+
+def time_limit_resolve(time_limit_ms: int | None, ruleset: Ruleset) -> int | None:
+    """A timed match's limit, checked: a timed score counts cards played, which Spit's piles do not keep."""
+    if time_limit_ms is None:
+        return None
+    low, high = TIME_LIMIT_RANGE_MS
+    if not low <= time_limit_ms <= high:
+        raise Invalid(
+            f"time_limit_ms must be from {low} to {high} ({time_limit_ms} given).", extra={"field": "time_limit_ms"}
+        )
+    if ruleset.tableau:
+        raise Invalid(
+            "Timed rounds are for Speed rulesets: in Spit a player takes piles back, so cards played is no score.",
+            extra={"field": "time_limit_ms"},
+        )
+    return time_limit_ms
+
+
+def series_resolve(*, best_of: int | None, first_to: int | None, seats: int = 2) -> tuple[str, int]:
+    """The series kind and length from exactly one of best_of and first_to, for matches and tournaments.
+
+    Two players play an odd best_of (someone has the majority); a table's
+    best_of is any number of games (ties on points go by the stated tie-breaks),
+    and its first_to counts points."""
     if (best_of is None) == (first_to is None):
         raise Invalid("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
     length = best_of if best_of is not None else first_to
@@ -57,7 +122,7 @@ def series_resolve(*, best_of: int | None, first_to: int | None) -> tuple[str, i
     if not 1 <= length <= MAX_SERIES_LENGTH:
         raise Invalid(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
     if best_of is not None:
-        if best_of % 2 == 0:
+        if best_of % 2 == 0 and seats == 2:
             raise Invalid(
                 f"best_of must be odd so that a match always has a winner ({best_of - 1} or {best_of + 1}); "
                 "use first_to for other lengths."
@@ -76,16 +141,21 @@ def match_create(
     created_by: AnyUser = None,
     confirmation: str = Match.Confirmation.OPPONENT,
     confirm_within: int | None = None,
+    points_per_place: object = None,
+    time_limit_ms: int | None = None,
 ) -> Match:
-    """A match between two players, with its first game open.
+    """A match between two to four players (in seat order), with its first game open.
 
-    Organisers create any match; a player creates matches they play in. A
-    match made on its own always needs the opponent's word and never lapses:
-    one player alone can never finish it. A tournament passes its own
-    `confirmation` and `confirm_within` (seconds before an unconfirmed result stands).
+    The ruleset's `players` must equal the number of players. Organisers
+    create any match; a player creates matches they play in. A match made on
+    its own always needs the other players' word and never lapses: one player
+    alone can never finish it. A tournament passes its own `confirmation` and
+    `confirm_within` (seconds before an unconfirmed result stands). A table of
+    three or four scores its series by `points_per_place`; `time_limit_ms`
+    makes every game a timed round.
     """
-    if len(players) != 2 or len({handle.lower() for handle in players}) != 2:
-        raise Invalid("A match needs exactly two different player handles.", extra={"field": "players"})
+    if not 2 <= len(players) <= 4 or len({handle.lower() for handle in players}) != len(players):
+        raise Invalid("A match needs two to four different player handles.", extra={"field": "players"})
     found = players_by_handles(handles=players)
     missing = [handle for handle in players if handle.lower() not in found]
     if missing:
@@ -93,18 +163,23 @@ def match_create(
             f"No player with handle {', '.join(repr(h) for h in missing)}; an organiser creates players first.",
             extra={"field": "players"},
         )
-    one, two = (found[handle.lower()] for handle in players)
+    seated = [found[handle.lower()] for handle in players]
     if created_by is not None and not user_is_organiser(user=created_by):
         me = user_player(user=created_by)
-        if me is None or me.pk not in (one.pk, two.pk):
+        if me is None or me not in seated:
             raise NotAllowed(
                 "Players can only create matches they play in; ask an organiser for other matches.",
             )
-    resolved, name = ruleset_resolve(ruleset)
-    series, length = series_resolve(best_of=best_of, first_to=first_to)
+    resolved, name = ruleset_resolve(ruleset, seats=len(seated))
+    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=len(seated))
+    seated += [None] * (4 - len(seated))
     match = Match.objects.create(
-        player_one=one,
-        player_two=two,
+        player_one=seated[0],
+        player_two=seated[1],
+        player_three=seated[2],
+        player_four=seated[3],
+        points_per_place=points_resolve(points_per_place, seats=len(players)),
+        time_limit_ms=time_limit_resolve(time_limit_ms, resolved),
         ruleset=resolved.to_json(),
         ruleset_name=name,
         series=series,
@@ -131,17 +206,25 @@ def match_finish(*, match: Match, winner: Player) -> Match:
 
 
 def match_progress(*, match: Match) -> None:
-    """After a game changed: finish the match if someone has the wins, else open the next game if due."""
+    """After a game changed: finish the match if someone has won the series, else open the next game if due."""
     if match.status != Match.Status.IN_PROGRESS:
         return
-    step = series_step(
-        games=match.games.values_list("number", "status", "winner_id"),
-        player_ids=(match.player_one_id, match.player_two_id),
-        wins_needed=match.wins_needed,
-    )
-    if step.winner_id is not None:
-        match_finish(
-            match=match, winner=match.player_one if step.winner_id == match.player_one_id else match.player_two
+    if match.is_table:
+        assert match.points_per_place is not None
+        step = table_series_step(
+            games=match.games.values_list("number", "status", "places"),
+            player_ids=match.player_ids,
+            points_per_place=match.points_per_place,
+            series=match.series,
+            length=match.series_length,
         )
+    else:
+        step = series_step(
+            games=match.games.values_list("number", "status", "winner_id"),
+            player_ids=(match.player_one_id, match.player_two_id),
+            wins_needed=match.wins_needed,
+        )
+    if step.winner_id is not None:
+        match_finish(match=match, winner=next(player for player in match.players if player.pk == step.winner_id))
     elif step.open_game is not None:
         Game.objects.create(match=match, number=step.open_game)

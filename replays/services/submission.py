@@ -62,16 +62,17 @@ def document_check_events(document: dict[str, Any]) -> None:
 
 def _check_players(document: dict[str, Any], match: Match) -> None:
     names = document.get("players")
-    handles = [match.player_one.handle, match.player_two.handle]
+    handles = [player.handle for player in match.players]
     if (
         not isinstance(names, list)
-        or len(names) != 2
+        or len(names) != len(handles)
         or not all(isinstance(name, str) for name in names)
         or sorted(name.lower() for name in names) != sorted(handle.lower() for handle in handles)
     ):
+        between = ", ".join(map(repr, handles[:-1])) + f" and {handles[-1]!r}"
         raise Invalid(
-            f"The log's players are {names!r}, but this match is between {handles[0]!r} and {handles[1]!r}: "
-            "the log's `players` must list exactly these two handles, one per seat (either order).",
+            f"The log's players are {names!r}, but this match is between {between}: "
+            f"the log's `players` must list exactly these {len(handles)} handles, one per seat (in any order).",
             extra={"field": "players", "expected": handles},
         )
 
@@ -122,7 +123,7 @@ def _check_quotas(*, game: Game, user: AnyUser, size: int) -> None:
 
 _DECIDED_BY_WORDS = {
     Game.DecidedBy.LOG: "a verified log",
-    Game.DecidedBy.PLAYERS: "both players' reports",
+    Game.DecidedBy.PLAYERS: "the players' reports",
     Game.DecidedBy.ORGANISER: "an organiser",
     Game.DecidedBy.CORRECTION: "a tournament correction",
     Game.DecidedBy.LAPSE: "an unconfirmed result that stood",
@@ -144,9 +145,9 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     match = game.match
     if not user_is_organiser(user=user):
         me = user_player(user=user)
-        if me is None or me.pk not in (match.player_one_id, match.player_two_id):
+        if me is None or me.pk not in match.player_ids:
             raise NotAllowed(
-                f"Only {match.player_one.handle!r}, {match.player_two.handle!r} or an organiser can submit "
+                f"Only {', '.join(repr(player.handle) for player in match.players)} or an organiser can submit "
                 "logs for this match.",
             )
     if len(data) > settings.SPEED_LOG_MAX_BYTES:

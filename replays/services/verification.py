@@ -15,10 +15,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from matches.evidence import Claim, Outcome, OutcomeKind, Source
+from matches.evidence import Outcome, OutcomeKind
 from matches.models import Game, Match, Player, ResultChange
+from matches.placings import cards_left_at, race_places, timed_places
 from matches.series import GameRow, series_step
 from matches.services import (
+    GAME_MATCH_PLAYERS,
     claim_deadline,
     decided_by_source,
     game_apply_evidence,
@@ -29,7 +31,7 @@ from matches.services import (
 from replays.engine import ENGINE_VERSION, Verdict, verify_bytes
 from speedsite.db import statement_pipeline
 
-from ..evidence import game_log_claims, log_side
+from ..evidence import game_log_claims, log_claim
 from ..hot_path import game_write, log_load_for_verification, log_write_verdict
 from ..models import LogVerdict, MatchLog
 
@@ -53,9 +55,31 @@ def _winner_player(verdict: Verdict, match: Match) -> Player | None:
     return next((player for player in match.players if player.handle.lower() == name), None)
 
 
+def _seat_places(verdict: Verdict, match: Match) -> tuple[list[int] | None, list[int] | None]:
+    """A valid log's places and timed scores per seat of the match (its seat order, mapped by handle).
+
+    A race's places: the Speed caller, then by cards left (none: a deadlock is
+    void). A timed game's: by cards played by the limit, then cards left at
+    it, then the Speed call; a deadlock is still scored, as the limit came first.
+    """
+    assert verdict.players is not None and verdict.cards_left is not None
+    names = [name.lower() for name in verdict.players]
+    order = [names.index(player.handle.lower()) for player in match.players]
+    limit = match.time_limit_ms
+    if limit is None:
+        places = race_places(winner=verdict.winner, cards_left=verdict.cards_left)
+        return (None if places is None else [places[seat] for seat in order]), None
+    played = verdict.cards_played_by(limit)
+    assert played is not None and verdict.plays_by_seat is not None
+    left = cards_left_at(cards_left=verdict.cards_left, plays_by_seat=verdict.plays_by_seat, limit=limit)
+    places = timed_places(played=played, left_at_limit=left, caller=verdict.winner)
+    return [places[seat] for seat in order], [played[seat] for seat in order]
+
+
 def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None:
     """Set the verdict's fields on the log (not saved)."""
     log.cards_left = None
+    log.places, log.timed_scores = None, None
     if verdict is None:
         log.status, log.code, log.event, log.message = MatchLog.Status.FAILED, "failed", None, failure
         log.winner_seat, log.winner = None, None
@@ -68,6 +92,8 @@ def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None
             # Checked at submission; only a renamed player could get here.
             log.status, log.code = MatchLog.Status.FAILED, "failed"
             log.message = "The log's winner is not a player of this match; an organiser must settle the game."
+        elif verdict.valid and log.game.match.ranks_games:
+            log.places, log.timed_scores = _seat_places(verdict, log.game.match)
     log.engine_version = ENGINE_VERSION
     log.verified_at = timezone.now()
 
@@ -86,6 +112,9 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
         if loaded is None:
             return None
         log, has_others, games = loaded.log, loaded.has_others, loaded.games
+        ranked = log.game.match.ranks_games
+        if ranked:  # a table or a timed match: every seat's player, for places (the lock is held)
+            log.game = Game.objects.select_related(*GAME_MATCH_PLAYERS).get(pk=log.game_id)
         judged = log.status in (MatchLog.Status.VERIFIED, MatchLog.Status.REJECTED)
         if judged and log.engine_version == ENGINE_VERSION and not force:
             return log
@@ -93,6 +122,8 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
         verdict, failure = _judge(bytes(log.data))
         _verdict_apply(log, verdict, failure)
         log_write_verdict(log)
+        if ranked:
+            MatchLog.objects.filter(pk=log.pk).update(places=log.places, timed_scores=log.timed_scores)
         if rejudged:  # the first verdict lives on the log; later ones also leave an audit row
             LogVerdict.objects.create(
                 log=log,
@@ -121,15 +152,15 @@ def _game_apply_logs(
     if has_others:
         log_claims, pending = game_log_claims(game=game)
     else:  # the usual case: this log is the game's only one
-        log_claims = (
-            [Claim(log_side(match, submitter), Source.LOG, log.winner_id)]
-            if log.status == MatchLog.Status.VERIFIED
-            else []
-        )
+        log_claims = [log_claim(match, submitter, log)] if log.status == MatchLog.Status.VERIFIED else []
         pending = False
     outcome = game_evidence_outcome(game, [*log_claims, *game_report_claims(game)], pending=pending)
     source = {"log": log.pk}
-    if game.status == Game.Status.OPEN and _write_fast(game=game, outcome=outcome, games=games, log=log, source=source):
+    if (
+        game.status == Game.Status.OPEN
+        and not match.ranks_games
+        and _write_fast(game=game, outcome=outcome, games=games, log=log, source=source)
+    ):
         return
     made_by = User.objects.filter(pk=log.submitted_by_id).first() if log.submitted_by_id else None
     game_apply_evidence(game=game, outcome=outcome, made_by=made_by, source=source)

@@ -108,8 +108,8 @@ class TestMatches:
     @pytest.mark.parametrize(
         ("payload", "words"),
         [
-            ({"players": ["alice", "ben"], "best_of": 3, "ruleset": "three-way"}, "two players"),
-            ({"players": ["alice", "ben"], "best_of": 3, "ruleset": "four-way"}, "two players"),
+            ({"players": ["alice", "ben"], "best_of": 3, "ruleset": "three-way"}, "seats 3 players, but 2 play here"),
+            ({"players": ["alice", "ben"], "best_of": 3, "ruleset": "four-way"}, "seats 4 players, but 2 play here"),
             ({"players": ["alice", "ben"], "best_of": 3, "ruleset": "nonsense"}, "Unknown ruleset"),
             ({"players": ["alice", "ben"], "best_of": 3, "ruleset": {"hand_size": 9}}, "hand_size"),
             ({"players": ["alice", "ben"], "best_of": 3, "ruleset": {"hand_size": "5"}}, "hand_size"),
@@ -117,8 +117,8 @@ class TestMatches:
             ({"players": ["alice", "ben"], "best_of": 0}, "from 1"),
             ({"players": ["alice", "ben"], "best_of": 3, "first_to": 2}, "exactly one"),
             ({"players": ["alice", "ben"]}, "exactly one"),
-            ({"players": ["alice"], "best_of": 3}, "two different"),
-            ({"players": ["alice", "ALICE"], "best_of": 3}, "two different"),
+            ({"players": ["alice"], "best_of": 3}, "two to four different"),
+            ({"players": ["alice", "ALICE"], "best_of": 3}, "two to four different"),
             ({"players": ["alice", "zed"], "best_of": 3}, "zed"),
             ({"players": "alice", "best_of": 3}, "players"),
             ({"players": ["alice", "ben"], "best_of": "three"}, "best_of"),

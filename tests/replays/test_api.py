@@ -63,7 +63,10 @@ class TestFlow:
             "status": "decided",
             "winner": "ben",
             "decided_by": "log",
+            "places": None,
+            "timed_scores": None,
             "claimed_winner": None,
+            "claimed_places": None,
             "confirm_by": None,
         }
         assert detail["games"][1]["number"] == 2
