@@ -63,3 +63,11 @@ class ContentSecurityPolicyMiddleware:
         if self.policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = self.policy
         return response
+
+
+def policy_with(policy: str, directive: str) -> str:
+    """`policy` with `directive` (e.g. "worker-src blob:") in place of any directive of the same name."""
+    name = directive.split(maxsplit=1)[0]
+    parts = [part.strip() for part in policy.split(";")]
+    kept = [part for part in parts if part and part.split(maxsplit=1)[0] != name]
+    return "; ".join([*kept, directive])

@@ -47,7 +47,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
-    # Swagger UI served from our own static files: the API docs work offline and under the CSP.
+    # Swagger UI and Redoc served from our own static files: the API docs work offline and under the CSP.
     "drf_spectacular_sidecar",
     # Failed logins counted per account and per address; lockouts answered 429.
     "axes",
@@ -187,6 +187,7 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["speedsite.parsers.StrictJSONParser"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Largest log document accepted, in bytes. A long standard game is ~5 KB;
@@ -250,7 +251,9 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 # Every page loads scripts only from our own static files (no inline script, no eval).
-# Styles allow inline `style` attributes, which the templates use for layout; they cannot run code.
+# Styles allow inline `style` attributes, which the templates use for layout; they cannot run code
+# (Redoc needs them too: it writes its styles into <style> elements). /api/redoc/ alone adds
+# `worker-src blob:` for Redoc's search worker (speedsite.api_docs).
 SPEED_CONTENT_SECURITY_POLICY = os.environ.get(
     "SPEED_CONTENT_SECURITY_POLICY",
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "

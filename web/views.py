@@ -20,6 +20,7 @@ from replays.compact import CompactSteps
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError, Invalid
+from speedsite.middleware import policy_with
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import (
     rating_get,
@@ -114,11 +115,9 @@ def tournament_embed(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
     response = render(request, "web/embed.html", tournament_page_context(tournament, request.GET, with_lists=False))
     # The site's policy says frame-ancestors 'none'; this page alone may be framed anywhere (it changes nothing).
-    policy = getattr(settings, "SPEED_CONTENT_SECURITY_POLICY", "")
-    parts = [
-        part.strip() for part in policy.split(";") if part.strip() and not part.strip().startswith("frame-ancestors")
-    ]
-    response["Content-Security-Policy"] = "; ".join([*parts, "frame-ancestors *"])
+    response["Content-Security-Policy"] = policy_with(
+        getattr(settings, "SPEED_CONTENT_SECURITY_POLICY", ""), "frame-ancestors *"
+    )
     return response
 
 

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -69,7 +70,7 @@ def test_plain_http_on_a_private_network_is_a_choice_that_check_deploy_reports()
 
 @pytest.mark.django_db
 def test_every_response_carries_the_content_security_policy() -> None:
-    for url in ("/", "/api/players/", "/api/docs/", "/accounts/login/", "/api/nothing/"):
+    for url in ("/", "/api/players/", "/api/docs/", "/api/redoc/", "/accounts/login/", "/api/nothing/"):
         policy = Client().get(url)["Content-Security-Policy"]
         assert "script-src 'self'" in policy
         assert "unsafe-eval" not in policy
@@ -85,3 +86,37 @@ def test_the_api_docs_load_their_script_from_a_url_and_swagger_from_our_static_f
     script = Client().get("/api/docs/?script=")
     assert script.status_code == 200
     assert script["Content-Type"].startswith("application/javascript")
+
+
+@pytest.mark.django_db
+def test_redoc_is_our_page_with_redoc_from_our_static_files_and_no_font_host() -> None:
+    response = Client().get("/api/redoc/")
+    assert response.status_code == 200
+    assert response.templates[0].name == "api/redoc.html"
+    page = response.content.decode()
+    assert "<script>" not in page  # the start-up is static/js/redoc.js
+    assert "/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js" in page
+    assert "/static/js/redoc.js" in page
+    assert 'data-spec-url="/api/schema/"' in page
+    for elsewhere in ("cdn", "fonts.g", "https://"):
+        assert elsewhere not in page.lower()
+
+
+@pytest.mark.django_db
+def test_redoc_alone_may_start_a_worker_from_a_blob(settings: Any) -> None:
+    site = settings.SPEED_CONTENT_SECURITY_POLICY
+    assert "worker-src" not in site
+    assert Client().get("/api/docs/")["Content-Security-Policy"] == site
+    assert Client().get("/api/redoc/")["Content-Security-Policy"] == f"{site}; worker-src blob:"
+    # A policy that names workers itself has that directive replaced, not contradicted.
+    settings.SPEED_CONTENT_SECURITY_POLICY = "default-src 'self'; worker-src 'none'; script-src 'self'"
+    assert Client().get("/api/redoc/")["Content-Security-Policy"] == (
+        "default-src 'self'; script-src 'self'; worker-src blob:"
+    )
+
+
+@pytest.mark.django_db
+def test_the_redoc_view_is_not_an_endpoint_of_the_schema() -> None:
+    schema = Client().get("/api/schema/").content.decode()
+    assert "/api/redoc/" not in schema
+    assert "/api/token/" in schema
