@@ -66,13 +66,20 @@ class Outcome:
 
 
 def game_outcome(
-    claims: Iterable[Claim], *, players: tuple[int, ...], confirmation_required: bool, pending: bool = False
+    claims: Iterable[Claim],
+    *,
+    players: tuple[int, ...],
+    confirmation_required: bool,
+    pending: bool = False,
+    teams: tuple[tuple[int, ...], ...] = (),
 ) -> Outcome:
     """The game's state from all its evidence (verified logs and reports; `pending`: a log not yet judged).
 
     A game waits while any log is pending, so every log submitted has its say.
     Every player of the match (two to four) giving the same result decides it;
-    until then one side's result waits for the others to confirm it.
+    until then one side's result waits for the others to confirm it. In Team
+    Speed (`teams`: the players' ids per team) a side is a team: one player of
+    each team giving the same result decides it.
     """
     if pending:
         return Outcome(OutcomeKind.OPEN)
@@ -86,7 +93,8 @@ def game_outcome(
     source = Source.LOG if any(claim.source is Source.LOG for claim in claims) else Source.REPORT
     timed = next((claim.timed for claim in claims if claim.timed is not None), None)
     sides = {claim.side for claim in claims}
-    every_player = set(players) <= sides
+    sides_needed = teams or tuple((player,) for player in players)
+    every_player = all(sides & set(team) for team in sides_needed)
     organiser_log = any(claim.side == ORGANISER and claim.source is Source.LOG for claim in claims)
     supervised_log = not confirmation_required and source is Source.LOG
     if every_player or organiser_log or supervised_log:

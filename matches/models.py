@@ -138,14 +138,29 @@ class Match(models.Model):
         )
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Team Speed: the seats of each team, from the ruleset (empty when everyone plays alone)."""
+        return tuple(tuple(team) for team in self.ruleset.get("teams", ()))
+
+    @property
+    def is_team(self) -> bool:
+        """Team Speed: a game is won by a team, and the series counts the teams' wins."""
+        return bool(self.ruleset.get("teams"))
+
+    @property
     def is_table(self) -> bool:
-        """Three or four seats: games end in places, the series counts points per place."""
-        return self.player_three_id is not None
+        """Three or four players each for themselves: games end in places, the series counts points per place."""
+        return self.player_three_id is not None and not self.is_team
 
     @property
     def ranks_games(self) -> bool:
-        """Its games' results are places (a table, or a timed match), not just a winner."""
-        return self.is_table or self.time_limit_ms is not None
+        """Its games' results are places (a table, a team game, a timed match), not just a winner."""
+        return self.player_three_id is not None or self.time_limit_ms is not None
+
+    def team_of(self, player_id: int) -> tuple[int, ...]:
+        """In a team match, the ids of the player's team (the player included)."""
+        ids = self.player_ids
+        return next(tuple(ids[seat] for seat in team) for team in self.teams if player_id in (ids[s] for s in team))
 
 
 class Game(models.Model):

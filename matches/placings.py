@@ -52,6 +52,11 @@ def cards_left_at(*, cards_left: Sequence[int], plays_by_seat: Sequence[Sequence
     )
 
 
+def team_places(*, winning_team: Sequence[int], seats: int) -> Places:
+    """A team game's places: every seat of the winning team first, the others after them."""
+    return competition_places([seat not in winning_team for seat in range(seats)])
+
+
 def sole_winner(places: Places) -> int | None:
     """The seat alone in first place (None when first place is shared: a timed game's tie)."""
     first = [seat for seat, place in enumerate(places) if place == 1]

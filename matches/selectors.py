@@ -107,12 +107,32 @@ def match_score(*, match: Match) -> dict[str, int]:
     (uses prefetched games when present)."""
     if match.is_table:
         return {row.handle: row.points for row in match_table(match=match)}
+    if match.is_team:  # each player scores their team's wins
+        return {handle: team.wins for team in match_teams(match=match) for handle in team.players}
     score = {player.handle: 0 for player in match.players}
     handles = {player.pk: player.handle for player in match.players}
     for game in match.games.all():
         if game.status == Game.Status.DECIDED and game.winner_id is not None:
             score[handles[game.winner_id]] += 1
     return score
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """One team of a Team Speed match: its players (seat order) and the games it won."""
+
+    players: tuple[str, ...]
+    wins: int
+
+
+def match_teams(*, match: Match) -> list[TeamRow]:
+    """A Team Speed match's teams in the ruleset's order, with their wins (a team wins in its first seat's name)."""
+    players = match.players
+    decided = [game.winner_id for game in match.games.all() if game.status == Game.Status.DECIDED]
+    return [
+        TeamRow(tuple(players[seat].handle for seat in team), decided.count(players[team[0]].pk))
+        for team in match.teams
+    ]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog) -> C
     in a timed game that need not be the seat that called Speed.
     """
     winner = log.winner_id
-    if log.places is not None:
+    if log.places is not None and match.is_team:  # a team wins, named by its first seat
+        team = next(team for team in match.teams if log.places[team[0]] == 1)
+        winner = match.player_ids[team[0]]
+    elif log.places is not None:
         first = sole_winner(tuple(log.places))
         winner = None if first is None else match.player_ids[first]
     return Claim(

@@ -77,11 +77,11 @@ def load(name: str) -> bytes:
 def won_log(ruleset: str, names: list[str], *, winner_seat: int | None = None, start: int = 0) -> dict[str, Any]:
     """A simulated, valid log of a won game (the first seed from `start` that is not a deadlock).
 
-    With `winner_seat`, the first such game that seat wins.
+    With `winner_seat`, the first such game that seat wins (in Team Speed: that team, by its index).
     """
     for seed in range(start, start + 500):
         document = simulate(ruleset, seed=seed, players=names)
-        winner = document["result"].get("winner")
+        winner = document["result"].get("winner", document["result"].get("winner_team"))
         if winner is not None and (winner_seat is None or winner == winner_seat):
             return document
     raise AssertionError("no simulated game with that winner in 500 seeds")

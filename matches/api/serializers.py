@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import Game, Match, Player, ResultChange
-from matches.selectors import match_score, match_table, match_timed_totals
+from matches.selectors import match_score, match_table, match_teams, match_timed_totals
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
 
 
@@ -186,6 +186,11 @@ class TableRowOutput(serializers.Serializer):
     firsts = serializers.IntegerField(help_text="Games in which the player was alone in first place.")
 
 
+class TeamOutput(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField())
+    wins = serializers.IntegerField()
+
+
 class MatchOutput(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
     best_of = serializers.SerializerMethodField()
@@ -201,6 +206,11 @@ class MatchOutput(serializers.ModelSerializer):
     timed_totals = serializers.SerializerMethodField(
         help_text="A timed match: each player's cards played within the limits over its decided games."
     )
+    teams = serializers.SerializerMethodField(
+        help_text="Team Speed: each team's players (seat order) and games won. In a team match `winner` and a "
+        "game's `winner` name the winning team by its first seat; `winning_team` lists it."
+    )
+    winning_team = serializers.SerializerMethodField()
     # A match is either "best_of" or "first_to": only that key is present (see to_representation).
     schema_optional_fields = ("best_of", "first_to")
 
@@ -220,6 +230,8 @@ class MatchOutput(serializers.ModelSerializer):
             "score",
             "table",
             "timed_totals",
+            "teams",
+            "winning_team",
             "winner",
             "games",
             "created_at",
@@ -239,6 +251,19 @@ class MatchOutput(serializers.ModelSerializer):
     @extend_schema_field(serializers.DictField(child=serializers.IntegerField(), allow_null=True))
     def get_timed_totals(self, match: Match) -> dict[str, int] | None:
         return match_timed_totals(match=match)
+
+    @extend_schema_field(TeamOutput(many=True, allow_null=True))
+    def get_teams(self, match: Match) -> list[dict[str, Any]] | None:
+        if not match.is_team:
+            return None
+        return [TeamOutput(row).data for row in match_teams(match=match)]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_winning_team(self, match: Match) -> list[str] | None:
+        if not match.is_team or match.winner_id is None:
+            return None
+        ids = match.team_of(match.winner_id)
+        return [player.handle for player in match.players if player.pk in ids]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_best_of(self, match: Match) -> int | None:

@@ -19,7 +19,7 @@ from speedsite.errors import Conflict, Invalid, NotAllowed
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
-from ..placings import check_places, places_from_winner, sole_winner
+from ..placings import check_places, places_from_winner, sole_winner, team_places
 from ..selectors import AnyUser, user_is_organiser, user_player
 from .matches import match_progress
 
@@ -129,13 +129,26 @@ _CLAIM_FIELDS += ["claimed_places", "claimed_timed_scores"]
 
 
 def game_result_places(match: Match, winner: Player | None, places: tuple[int, ...] | None) -> tuple[int, ...] | None:
-    """The places a decided game keeps: as given in a table; from the winner in a timed two-player match.
+    """The places a decided game keeps: as given in a table; from the winner in a timed two-player match
+    and in Team Speed (the winner's team first).
 
     None in an untimed two-player match (its winner is its result) and for a void game.
     """
     if places is not None or not match.ranks_games or winner is None:
         return places
-    return places_from_winner(match.player_ids.index(winner.pk), len(match.player_ids))
+    seat = match.player_ids.index(winner.pk)
+    if match.is_team:
+        team = next(team for team in match.teams if seat in team)
+        return team_places(winning_team=team, seats=len(match.player_ids))
+    return places_from_winner(seat, len(match.player_ids))
+
+
+def team_winner(match: Match, player: Player | None) -> Player | None:
+    """Team Speed: a game's or match's winner is its winning team, named by that team's first seat."""
+    if player is None or not match.is_team:
+        return player
+    first = match.team_of(player.pk)[0]
+    return next(seat for seat in match.players if seat.pk == first)
 
 
 def game_decide(
@@ -204,9 +217,14 @@ def claim_deadline(match: Match, now: datetime) -> datetime | None:
 def game_report_claims(game: Game) -> list[Claim]:
     """The claims of the players' reports on the game."""
     match = game.match
-    if match.is_table:
+    if len(match.player_ids) > 2:  # a table or a team game: each player's report in one map
         return [
-            Claim(int(side), Source.REPORT, report["winner"], tuple(report["places"]))
+            Claim(
+                int(side),
+                Source.REPORT,
+                report["winner"],
+                None if report["places"] is None else tuple(report["places"]),
+            )
             for side, report in sorted(game.reports.items())
         ]
     reports = ((match.player_one_id, game.reported_by_one_id), (match.player_two_id, game.reported_by_two_id))
@@ -238,6 +256,7 @@ def game_evidence_outcome(game: Game, claims: list[Claim], *, pending: bool) -> 
         players=match.player_ids,
         confirmation_required=match.confirmation == Match.Confirmation.OPPONENT,
         pending=pending,
+        teams=tuple(tuple(match.player_ids[seat] for seat in team) for team in match.teams),
     )
 
 
@@ -364,6 +383,15 @@ def places_from_handles(match: Match, places: dict[str, int] | None) -> tuple[in
         raise Invalid(f"The places are not a finishing order: {exc}.", extra={"field": "places"}) from exc
 
 
+def _team_result(match: Match, winner: str | None) -> tuple[Player | None, tuple[int, ...] | None]:
+    """A team game's result as a person gives it: any player of the winning team names that team."""
+    if winner is None:
+        raise Invalid("Name a player of the winning team.", extra={"field": "winner"})
+    chosen = team_winner(match, _winner_from_handle(match, winner))
+    assert chosen is not None
+    return chosen, game_result_places(match, chosen, None)
+
+
 def _table_result(
     match: Match, *, winner: str | None, places: dict[str, int] | None, allow_void: bool
 ) -> tuple[Player | None, tuple[int, ...] | None]:
@@ -416,8 +444,11 @@ def game_report_result(
             f"Game {game.number} is {game.get_status_display().lower()}, not open; "
             "an organiser can settle it if it is wrong."
         )
-    if match.is_table:
-        chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=False)
+    if match.is_table or match.is_team:
+        if match.is_table:
+            chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=False)
+        else:
+            chosen, seat_places = _team_result(match, winner)
         game.reports = {**game.reports, str(me.pk): _report(chosen, seat_places)}
         game.save(update_fields=["reports"])
         return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
@@ -456,7 +487,9 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
         me = _require_player(match, user, "confirm its results")
         if me.pk == game.claimed_by_id:
             raise NotAllowed("Your own result waits for your opponent's confirmation; you cannot confirm it.")
-        if match.is_table:
+        if match.is_team and game.claimed_by_id in match.team_of(me.pk):
+            raise NotAllowed("Your team's result waits for a player of the other team to confirm it.")
+        if match.is_table or match.is_team:
             return _table_confirm(game=game, me=me, user=user, winner=winner)
     return game_decide(
         game=game,
@@ -470,7 +503,8 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
 
 
 def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | None) -> Game:
-    """At a table a claim needs every other player: one's confirmation is their report of the claimed result.
+    """At a table a claim needs every other player (in Team Speed, a player of the other team): one's
+    confirmation is their report of the claimed result.
 
     The game is decided when the last of them confirms (the evidence then
     comes from every player); until then each confirmation is kept in history.
@@ -535,6 +569,8 @@ def game_set_result(
     match = game.match
     if match.is_table:
         chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=True)
+    elif match.is_team:
+        chosen, seat_places = _team_result(match, winner) if winner is not None else (None, None)
     else:
         chosen, seat_places = _winner_from_handle(match, winner), None
     return game_decide(

@@ -19,11 +19,14 @@ from ..series import series_step, table_series_step
 MAX_SERIES_LENGTH = 99
 
 
-def ruleset_resolve(ruleset: object, *, seats: int | tuple[int, ...] = 2) -> tuple[Ruleset, str]:
+def ruleset_resolve(
+    ruleset: object, *, seats: int | tuple[int, ...] = 2, teams_allowed: bool = False
+) -> tuple[Ruleset, str]:
     """A ruleset from a preset name or a speed-log/1 ruleset object, and the preset's name if any.
 
-    Its `players` must be `seats` (or one of them). Matches and tournaments
-    both take their rulesets through here."""
+    Its `players` must be `seats` (or one of them); a Team Speed ruleset only
+    where `teams_allowed` (a match; tournaments pair players, not teams).
+    Matches and tournaments both take their rulesets through here."""
     if ruleset is None:
         ruleset = "speed"
     if isinstance(ruleset, str):
@@ -49,9 +52,9 @@ def ruleset_resolve(ruleset: object, *, seats: int | tuple[int, ...] = 2) -> tup
             f"give as many players as the ruleset seats, or a ruleset whose players is {wanted}.",
             extra={"field": "ruleset"},
         )
-    if resolved.teams:
+    if resolved.teams and not teams_allowed:
         raise Invalid(
-            "Team Speed is not played in matches yet: a match's players each play for themselves.",
+            "Team Speed is played in matches between two teams, not here: a tournament pairs players.",
             extra={"field": "ruleset"},
         )
     return resolved, name
@@ -61,12 +64,14 @@ def ruleset_resolve(ruleset: object, *, seats: int | tuple[int, ...] = 2) -> tup
 MAX_POINTS_PER_PLACE = 100
 
 
-def points_resolve(points_per_place: object, *, seats: int) -> list[int] | None:
-    """A table's points per place (best first; the defaults when None); None for two seats, which count wins."""
-    if seats == 2:
+def points_resolve(points_per_place: object, *, seats: int, teams: bool = False) -> list[int] | None:
+    """A table's points per place (best first; the defaults when None); None for two seats or two teams,
+    which count games won."""
+    if seats == 2 or teams:
         if points_per_place is not None:
             raise Invalid(
-                "points_per_place is for tables of three or four; a two-player series counts games won.",
+                "points_per_place is for tables of three or four; a series of two players or two teams "
+                "counts games won.",
                 extra={"field": "points_per_place"},
             )
         return None
@@ -101,6 +106,8 @@ def time_limit_resolve(time_limit_ms: int | None, ruleset: Ruleset) -> int | Non
         raise Invalid(
             f"time_limit_ms must be from {low} to {high} ({time_limit_ms} given).", extra={"field": "time_limit_ms"}
         )
+    if ruleset.teams:
+        raise Invalid("Timed rounds are for players on their own, not Team Speed.", extra={"field": "time_limit_ms"})
     if ruleset.tableau:
         raise Invalid(
             "Timed rounds are for Speed rulesets: in Spit a player takes piles back, so cards played is no score.",
@@ -170,15 +177,16 @@ def match_create(
             raise NotAllowed(
                 "Players can only create matches they play in; ask an organiser for other matches.",
             )
-    resolved, name = ruleset_resolve(ruleset, seats=len(seated))
-    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=len(seated))
+    resolved, name = ruleset_resolve(ruleset, seats=len(seated), teams_allowed=True)
+    sides = len(resolved.teams) or len(seated)
+    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=sides)
     seated += [None] * (4 - len(seated))
     match = Match.objects.create(
         player_one=seated[0],
         player_two=seated[1],
         player_three=seated[2],
         player_four=seated[3],
-        points_per_place=points_resolve(points_per_place, seats=len(players)),
+        points_per_place=points_resolve(points_per_place, seats=len(players), teams=bool(resolved.teams)),
         time_limit_ms=time_limit_resolve(time_limit_ms, resolved),
         ruleset=resolved.to_json(),
         ruleset_name=name,
@@ -218,10 +226,11 @@ def match_progress(*, match: Match) -> None:
             series=match.series,
             length=match.series_length,
         )
-    else:
+    else:  # two players, or two teams (a team's games are won in the name of its first seat)
+        sides = tuple(match.player_ids[team[0]] for team in match.teams) or match.player_ids
         step = series_step(
             games=match.games.values_list("number", "status", "winner_id"),
-            player_ids=(match.player_one_id, match.player_two_id),
+            player_ids=(sides[0], sides[1]),
             wins_needed=match.wins_needed,
         )
     if step.winner_id is not None:

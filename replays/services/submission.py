@@ -75,6 +75,16 @@ def _check_players(document: dict[str, Any], match: Match) -> None:
             f"the log's `players` must list exactly these {len(handles)} handles, one per seat (in any order).",
             extra={"field": "players", "expected": handles},
         )
+    if match.is_team:
+        teams_here = {frozenset(handles[seat].lower() for seat in team) for team in match.teams}
+        teams_in_log = {frozenset(names[seat].lower() for seat in team) for team in match.teams}
+        if teams_in_log != teams_here:
+            pairs = " against ".join(" and ".join(repr(handles[seat]) for seat in team) for team in match.teams)
+            raise Invalid(
+                f"The log seats the teams otherwise than this match ({pairs}): partners must sit in the "
+                "seats of one team of the ruleset.",
+                extra={"field": "players", "expected": handles},
+            )
 
 
 def _check_ruleset(document: dict[str, Any], match: Match) -> None:

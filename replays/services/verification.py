@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches.evidence import Outcome, OutcomeKind
 from matches.models import Game, Match, Player, ResultChange
-from matches.placings import cards_left_at, race_places, timed_places
+from matches.placings import cards_left_at, race_places, team_places, timed_places
 from matches.series import GameRow, series_step
 from matches.services import (
     GAME_MATCH_PLAYERS,
@@ -66,6 +66,14 @@ def _seat_places(verdict: Verdict, match: Match) -> tuple[list[int] | None, list
     names = [name.lower() for name in verdict.players]
     order = [names.index(player.handle.lower()) for player in match.players]
     limit = match.time_limit_ms
+    if match.is_team:  # the winning team's seats share first place (a deadlock: void)
+        if verdict.winner_team is None:
+            return None, None
+        # The ruleset's teams are seats of the log; the same players sit on one team in the
+        # match (checked at submission), wherever the log seats them.
+        log_seats = match.teams[verdict.winner_team]
+        winning = [order.index(log_seat) for log_seat in log_seats]
+        return list(team_places(winning_team=winning, seats=len(order))), None
     if limit is None:
         places = race_places(winner=verdict.winner, cards_left=verdict.cards_left)
         return (None if places is None else [places[seat] for seat in order]), None

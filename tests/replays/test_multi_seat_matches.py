@@ -66,7 +66,9 @@ class TestCreating:
         [
             ({"players": FOUR, "ruleset": "three-way", "best_of": 3}, "seats 3 players, but 4 play here"),
             ({"players": THREE, "ruleset": "speed", "best_of": 3}, "seats 2 players, but 3 play here"),
-            ({"players": FOUR, "ruleset": "team", "best_of": 3}, "Team Speed"),
+            ({"players": FOUR, "ruleset": "team", "best_of": 3, "time_limit_ms": 60000}, "not Team Speed"),
+            ({"players": FOUR, "ruleset": "team", "best_of": 3, "points_per_place": [1, 1, 0, 0]}, "two teams"),
+            ({"players": FOUR, "ruleset": "team", "best_of": 2}, "odd"),
             ({"players": THREE, "ruleset": "three-way", "best_of": 3, "points_per_place": [1, 2, 0]}, "never rising"),
             ({"players": THREE, "ruleset": "three-way", "best_of": 3, "points_per_place": [2, 1, 0, 0]}, "one whole"),
             ({"players": ["ann", "bo"], "best_of": 3, "points_per_place": [1, 0, 0]}, "tables of three or four"),
@@ -242,3 +244,55 @@ def test_a_player_outside_the_table_cannot_submit(client_for, organiser, table_p
     )
     assert response.status_code == 403
     assert "'ann', 'bo', 'cy'" in response.json()["message"]
+
+
+class TestTeams:
+    """Team Speed: seats 0 and 2 against 1 and 3 (the preset's teams); a game is won by a team."""
+
+    def test_a_team_match_is_decided_by_verified_logs_and_the_other_teams_confirmation(
+        self, client_for, organiser, table_players, capture
+    ):
+        players = table_players
+        match = create(client_for(organiser), players=FOUR, ruleset="team", best_of=1)
+        assert match["teams"] == [{"players": ["ann", "cy"], "wins": 0}, {"players": ["bo", "di"], "wins": 0}]
+        game_id = match["games"][0]["id"]
+        # The log seats the players otherwise, but partners stay partners: cy, bo, ann, di.
+        document = won_log("team", ["cy", "bo", "ann", "di"], winner_seat=1)  # team 1: the log's seats 1 and 3
+        verdict = verify_bytes(body(document))
+        assert verdict.winner_team == 1
+        post_log(client_for(players["bo"].user), game_id, document, capture)
+
+        game = client_for(organiser).get(f"/api/games/{game_id}/").json()
+        assert game["status"] == "awaiting_confirmation"
+        assert game["claimed_winner"] == "bo"  # the team, named by its first seat
+        assert places_by_handle({"places": game["claimed_places"]}) == {"ann": 3, "bo": 1, "cy": 3, "di": 1}
+        # A partner cannot confirm; a player of the other team can, and that decides.
+        partner = client_for(players["di"].user).post(f"/api/games/{game_id}/confirm/")
+        assert partner.status_code == 403 and "other team" in partner.json()["message"]
+        assert client_for(players["ann"].user).post(f"/api/games/{game_id}/confirm/").status_code == 200
+
+        detail = client_for(organiser).get(f"/api/matches/{match['id']}/").json()
+        assert detail["status"] == "finished"
+        assert detail["winning_team"] == ["bo", "di"]
+        assert detail["teams"] == [{"players": ["ann", "cy"], "wins": 0}, {"players": ["bo", "di"], "wins": 1}]
+        assert detail["score"] == {"ann": 0, "cy": 0, "bo": 1, "di": 1}
+
+    def test_a_log_that_splits_the_partners_is_refused(self, client_for, organiser, table_players, capture):
+        match = create(client_for(organiser), players=FOUR, ruleset="team", best_of=1)
+        document = won_log("team", ["ann", "cy", "bo", "di"])  # ann with bo, cy with di: not this match's teams
+        response = client_for(organiser).post(
+            f"/api/games/{match['games'][0]['id']}/logs/", data=body(document), content_type="application/json"
+        )
+        assert response.status_code == 400
+        assert "'ann' and 'cy' against 'bo' and 'di'" in response.json()["message"]
+
+    def test_reports_name_a_player_of_the_winning_team(self, client_for, organiser, table_players):
+        players = table_players
+        match = create(client_for(organiser), players=FOUR, ruleset="team", best_of=3)
+        game_id = match["games"][0]["id"]
+        url = f"/api/games/{game_id}/report/"
+        assert client_for(players["ann"].user).post(url, {"winner": "cy"}, format="json").status_code == 200
+        assert Game.objects.get(pk=game_id).status == Game.Status.AWAITING_CONFIRMATION
+        assert client_for(players["di"].user).post(url, {"winner": "ann"}, format="json").status_code == 200
+        game = client_for(organiser).get(f"/api/games/{game_id}/").json()
+        assert game["status"] == "decided" and game["decided_by"] == "players" and game["winner"] == "ann"
