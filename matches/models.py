@@ -140,12 +140,14 @@ class Match(models.Model):
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """Team Speed: the seats of each team, from the ruleset (empty when everyone plays alone)."""
+        if self.player_four_id is None:  # teams need four seats; the hot path never loads the ruleset
+            return ()
         return tuple(tuple(team) for team in self.ruleset.get("teams", ()))
 
     @property
     def is_team(self) -> bool:
         """Team Speed: a game is won by a team, and the series counts the teams' wins."""
-        return bool(self.ruleset.get("teams"))
+        return bool(self.teams)
 
     @property
     def is_table(self) -> bool:
