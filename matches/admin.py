@@ -22,23 +22,29 @@ class GameInline(HistoryInline):
     show_change_link = True
 
 
+_SEATS = ["player_one", "player_two", "player_three", "player_four"]
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "player_one", "player_two", "ruleset_name", "series", "series_length", "status", "winner"]
+    list_display = ["id", "player_one", "player_two", "player_three", "player_four", "ruleset_name", "series"]
+    list_display += ["series_length", "status", "winner"]
     list_filter = ["status", "series", "ruleset_name", "created_at"]
-    search_fields = ["player_one__handle", "player_two__handle", "player_one__display_name", "player_two__display_name"]
-    list_select_related = ["player_one", "player_two", "winner"]
-    raw_id_fields = ["player_one", "player_two", "winner", "created_by"]
+    search_fields = [f"{seat}__{name}" for seat in _SEATS for name in ("handle", "display_name")]
+    list_select_related = [*_SEATS, "winner"]
+    raw_id_fields = [*_SEATS, "winner", "created_by"]
     date_hierarchy = "created_at"
     inlines = [GameInline]
-    readonly_fields = ["status", "winner", "finished_at", "series", "series_length", "player_one", "player_two"]
+    # What the results are derived from, and the results themselves, change only through the services.
+    readonly_fields = ["status", "winner", "finished_at", "series", "series_length", *_SEATS]
+    readonly_fields += ["ruleset", "points_per_place", "time_limit_ms"]
 
 
 @admin.register(Game)
 class GameAdmin(HistoryAdmin):
     list_display = ["id", "match", "number", "status", "winner", "decided_by", "decided_at"]
     list_filter = ["status", "decided_by"]
-    search_fields = ["match__player_one__handle", "match__player_two__handle", "=match__id"]
+    search_fields = [*(f"match__{seat}__handle" for seat in _SEATS), "=match__id"]
     list_select_related = ["match", "winner"]
     raw_id_fields = ["match", "winner", "reported_by_one", "reported_by_two"]
 
