@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from django.db.models import Q, QuerySet
 
 from matches.models import Game, Match, Player
+from matches.placings import places_from_winner
 from tournaments.ratings.glicko2 import Rating
 from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
 from tournaments.standings import StandingsRow, metric_for
@@ -337,23 +338,50 @@ def from_point(point: RatingPoint, *, prefix: str = "") -> Q:
 
 
 def rated_results(*, start: RatingPoint | None = None) -> list[RatedMatch[int, int]]:
-    """The counting results from `start` on (all when None), in rating order, with each decided game's winner.
+    """The counting results from `start` on (all when None), in rating order, with each decided game's places.
 
     Two queries whatever the number of matches.
     """
     matches = counting_matches()
     if start is not None:
         matches = matches.filter(from_point(start))
-    rows = list(matches.values_list("pk", "player_one_id", "player_two_id"))
-    winners: dict[int, list[int]] = defaultdict(list)
-    games = (
-        Game.objects.filter(match__in=matches, status=Game.Status.DECIDED, winner__isnull=False)
+    return _rated(matches)
+
+
+def rated_match(*, match: Match) -> RatedMatch[int, int]:
+    """One match as the ratings take it (its decided games' places), in two queries."""
+    return _rated(Match.objects.filter(pk=match.pk))[0]
+
+
+def _rated(matches: QuerySet[Match]) -> list[RatedMatch[int, int]]:
+    rows = list(matches.values_list("pk", "player_one_id", "player_two_id", "player_three_id", "player_four_id"))
+    players = {pk: tuple(seat for seat in seats if seat is not None) for pk, *seats in rows}
+    games: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    decided = (
+        Game.objects.filter(match__in=matches, status=Game.Status.DECIDED)
+        .filter(Q(winner__isnull=False) | Q(places__isnull=False))
         .order_by("match_id", "number")
-        .values_list("match_id", "winner_id")
+        .values_list("match_id", "winner_id", "places")
     )
-    for match_id, winner_id in games:
-        winners[match_id].append(winner_id)
-    return [RatedMatch(pk, (one, two), tuple(winners[pk])) for pk, one, two in rows]
+    for match_id, winner_id, places in decided:
+        seat_places = rated_places(players[match_id], winner_id, places)
+        if seat_places is not None:
+            games[match_id].append(seat_places)
+    return [RatedMatch(pk, players[pk], tuple(games[pk])) for pk, *_ in rows]
+
+
+def rated_places(players: Sequence[int], winner_id: int | None, places: Sequence[int] | None) -> tuple[int, ...] | None:
+    """A decided game's places per seat as rated: as stored (tables, timed matches), else from its winner.
+
+    None for a result that does not fit the match (a winner from outside it,
+    not one place per seat): the services never write one, and rather than
+    fail on a record edited by hand the ratings skip it (the audit names it).
+    """
+    if places is not None:
+        return tuple(places) if len(places) == len(players) else None
+    if winner_id not in players:
+        return None
+    return places_from_winner(players.index(winner_id), len(players))
 
 
 def rating_summary(rating: PlayerRating | None) -> dict[str, Any]:

@@ -1,5 +1,12 @@
 """Ratings as a function of the ordered results: replay Glicko-2 over counting matches, one period each.
 
+A match is one rating period for all its players (two to four), whatever
+its number of games: a series is played in one sitting, and rating its games
+one by one would make a 3-0 count for much more than one win against the
+same opponents. Each decided game enters the period as its pairwise results
+(`pairwise.pairwise_games`): at a table of four, six results per game, every
+player rated against the others' ratings from before the match.
+
 Given the same matches in the same order (and the same ratings to start
 from), the replay gives the same ratings, float for float: that is what
 lets the services recompute from the first changed result onward and the
@@ -13,6 +20,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .glicko2 import RatedGame, Rating, rate_period
+from .pairwise import Places, pairwise_games
 
 PlayerId = TypeVar("PlayerId", bound=Hashable)
 MatchId = TypeVar("MatchId", bound=Hashable)
@@ -20,11 +28,16 @@ MatchId = TypeVar("MatchId", bound=Hashable)
 
 @dataclass(frozen=True)
 class RatedMatch(Generic[MatchId, PlayerId]):
-    """One counting result: the match, its two players, and the winner of each decided game in order."""
+    """One counting result: the match, its players in seat order (two to four), and each decided game's places.
+
+    `games` holds one entry per decided game, in order: the place of each
+    seat (1 best, equal places shared). A two-player game won by the first
+    seat is (1, 2); a timed game whose first place is shared, (1, 1).
+    """
 
     match: MatchId
-    players: tuple[PlayerId, PlayerId]
-    winners: tuple[PlayerId, ...]
+    players: tuple[PlayerId, ...]
+    games: tuple[Places, ...]
 
 
 @dataclass(frozen=True)
@@ -41,21 +54,25 @@ class RatingStep(Generic[MatchId, PlayerId]):
 def ratings_replay(
     matches: Iterable[RatedMatch[MatchId, PlayerId]], start: Mapping[PlayerId, Rating] | None = None
 ) -> tuple[list[RatingStep[MatchId, PlayerId]], dict[PlayerId, Rating]]:
-    """Rate each match in turn as one period for its two players; returns every step and the final ratings.
+    """Rate each match in turn as one period for its players; returns every step and the final ratings.
 
     `start`: ratings before the first match (a player not in it starts at the
-    default). A match without a decided game rates nobody.
+    default). A match without a decided game rates nobody. Steps come in
+    match order, then seat order; a step's `games` is the games played, not
+    the pairings they made. Raises `ValueError` for a game whose places are
+    not one per player.
     """
     current: dict[PlayerId, Rating] = dict(start or {})
     steps: list[RatingStep[MatchId, PlayerId]] = []
     for rated in matches:
-        if not rated.winners:
+        if not rated.games:
             continue
-        one, two = rated.players
-        before = {one: current.get(one, Rating()), two: current.get(two, Rating())}
-        games = [RatedGame(one, two, 1.0 if winner == one else 0.0) for winner in rated.winners]
+        before = {player: current.get(player, Rating()) for player in rated.players}
+        games: list[RatedGame[PlayerId]] = []
+        for places in rated.games:
+            games.extend(pairwise_games(rated.players, places))
         after = rate_period(before, games)
-        for player in (one, two):
-            steps.append(RatingStep(player, rated.match, before[player], after[player], len(games)))
+        for player in rated.players:
+            steps.append(RatingStep(player, rated.match, before[player], after[player], len(rated.games)))
             current[player] = after[player]
     return steps, current

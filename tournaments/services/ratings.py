@@ -11,9 +11,10 @@ onward, starting from the ratings stored just before it. Both give exactly
 the floats a replay from scratch gives (`selectors.ratings_from_scratch`,
 which the audit compares with what is stored).
 
-A match stays one rating period, as before: a series is played in one
-sitting, and rating its games one by one would make a 3-0 count for much
-more than a single win against the same opponent.
+A match is one rating period for all its players (two to four seats),
+each decided game entering it as pairwise results between every two players
+at the table (`tournaments.ratings.pairwise` says why, and how a game of four
+weighs against a game of two).
 """
 
 from __future__ import annotations
@@ -24,12 +25,12 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Case, Value, When
 
-from matches.models import Game, Match
+from matches.models import Match
 from tournaments.ratings.glicko2 import Rating
-from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
+from tournaments.ratings.history import RatingStep, ratings_replay
 
 from ..models import PlayerRating, RatingChange
-from ..selectors import RatingPoint, from_point, rated_results
+from ..selectors import RatingPoint, from_point, rated_match, rated_results
 
 
 def _point(match: Match) -> RatingPoint:
@@ -58,30 +59,30 @@ def _change(step: RatingStep[int, int]) -> RatingChange:
 
 @transaction.atomic(savepoint=False)
 def ratings_record_match(*, match: Match) -> None:
-    """Rate a match just decided (one rating period for its two players); idempotent per match.
+    """Rate a match just decided (one rating period for all its players); idempotent per match.
 
     Called by the tournaments listener in the transaction that finishes the
-    match. If either player already has a rating change for a match later in
+    match. If any of its players already has a rating change for a match later in
     the rating order, the ratings are replayed from this match instead.
     """
     if match.status != Match.Status.FINISHED or match.finished_at is None:
         return
-    one, two = match.player_one_id, match.player_two_id
+    players = match.player_ids
     default = Rating()
     PlayerRating.objects.bulk_create(
         [
             PlayerRating(
                 player_id=player_id, rating=default.rating, deviation=default.deviation, volatility=default.volatility
             )
-            for player_id in (one, two)
+            for player_id in players
         ],
         ignore_conflicts=True,
     )
-    rows = _lock_ratings([one, two])
+    rows = _lock_ratings(players)
     # Under the locks, one look at the players' changes from this match on: this
     # match's own (rated already: nothing to do) first, else any later one.
     first = (
-        RatingChange.objects.filter(player_id__in=[one, two])
+        RatingChange.objects.filter(player_id__in=players)
         .filter(from_point(_point(match), prefix="match__"))
         .order_by(Case(When(match_id=match.pk, then=Value(0)), default=Value(1)))
         .values_list("match_id", flat=True)
@@ -92,13 +93,8 @@ def ratings_record_match(*, match: Match) -> None:
     if first is not None:
         ratings_recompute(match_ids=[match.pk])
         return
-    winners = tuple(
-        Game.objects.filter(match=match, status=Game.Status.DECIDED, winner__isnull=False)
-        .order_by("number")
-        .values_list("winner_id", flat=True)
-    )
     start = {player_id: Rating(row.rating, row.deviation, row.volatility) for player_id, row in rows.items()}
-    steps, _ = ratings_replay([RatedMatch(match.pk, (one, two), winners)], start)
+    steps, _ = ratings_replay([rated_match(match=match)], start)
     for step in steps:
         row = rows[step.player]
         row.rating, row.deviation, row.volatility = step.after.rating, step.after.deviation, step.after.volatility

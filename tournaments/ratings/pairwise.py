@@ -1,0 +1,55 @@
+"""A game's places as the two-player results Glicko-2 rates: every two players at the table, once.
+
+Glicko-2 (like Elo) rates two-player results only. The usual way a game of
+more than two enters such a system is to read it as a result between every
+two players in it: the one placed above beat the one below, equal places
+drew (score 0.5). A game of three counts as three such pairings, a game of
+four as six; a two-player game is the one pairing it always was, so its
+floats do not change.
+
+Weight: each player of a four-player game gets three results from it (one
+against each other player), where a two-player game gives one. Winning a
+table of four therefore moves a rating about as much as beating the same
+three players one after another, and coming last about as much as losing to
+each of them: finishing above three players is more evidence than finishing
+above one. The three results come from one deal, so they are not as
+independent as Glicko-2 assumes, and the deviation shrinks a little faster
+than three separate games would justify; we accept that rather than invent
+fractional weights the paper does not define.
+
+The game count a player is credited with stays the games played (a table
+game is one game, whatever its number of pairings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from itertools import combinations
+from typing import TypeVar
+
+from .glicko2 import RatedGame
+
+PlayerId = TypeVar("PlayerId", bound=Hashable)
+
+Places = tuple[int, ...]
+"""One place per seat, in seat order: 1 is best, equal places are shared (1, 2, 2, 4)."""
+
+
+def pair_score(place: int, other: int) -> float:
+    """The first player's score against the second from their places: 1 above, 0.5 level, 0 below."""
+    if place == other:
+        return 0.5
+    return 1.0 if place < other else 0.0
+
+
+def pairwise_games(players: Sequence[PlayerId], places: Places) -> list[RatedGame[PlayerId]]:
+    """The game as its two-player results: every pair of seats in seat order (first seat's score).
+
+    Raises `ValueError` when the places are not one per player.
+    """
+    if len(places) != len(players):
+        raise ValueError(f"{len(players)} players need {len(players)} places, got {len(places)}")
+    return [
+        RatedGame(players[one], players[two], pair_score(places[one], places[two]))
+        for one, two in combinations(range(len(players)), 2)
+    ]
