@@ -5,12 +5,19 @@ kept in the matches' history, each tournament's format run again over its
 results, and the ordered counting results for the ratings. What is derived
 from them and stored, and so checked here:
 
-- a match's status and winner (from its games; annulled only by a correction);
+- a match's status and winner (from its games by its series rule: games won
+  for two players, points per place at a table of three or four via
+  `table_series_step`; annulled only by a correction);
+- each game's result against its match: a winner from its seats; at a table
+  or in a timed match, places that are a finishing order, a winner who is
+  the one alone in first place, and, for a game its evidence decided (logs,
+  players' reports, a claim that stood), a result that evidence names;
 - a tournament pairing's recorded result (winner, games each, cards left) and
   that its match is the one being played;
 - a tournament's pairings, status and final places (its format advanced again,
   in a savepoint rolled back at once: the audit writes nothing);
-- every rating change and every current rating (replayed from scratch).
+- every rating change and every current rating (replayed from scratch, tables
+  as pairwise results: `tournaments.ratings.pairwise`).
 
 It sits in the site's app because it reads every app; `manage.py audit_records` prints it.
 """
@@ -24,7 +31,9 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Game, Match, Player, ResultChange
-from matches.series import series_step
+from matches.placings import DEFAULT_POINTS_PER_PLACE, check_places, sole_winner
+from matches.series import SeriesStep, series_step, table_series_step
+from matches.services.games import game_claims
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.pairings import match_snapshot
 from tournaments.progress import pairings_advance
@@ -79,27 +88,30 @@ def _handle(handles: dict[int, str], player_id: int | None) -> str | None:
     return None if player_id is None else handles.get(player_id, f"#{player_id}")
 
 
+GameRecord = tuple[int, str, int | None, list[int] | None, str]
+"""A game as the audit reads it: number, status, winner's id, places per seat, how it was decided."""
+
+#: How a game decided by its evidence is labelled: its result must be one its evidence names.
+_BY_EVIDENCE = (Game.DecidedBy.LOG, Game.DecidedBy.PLAYERS, Game.DecidedBy.LAPSE)
+
+
 def _matches(handles: dict[int, str]) -> Checked:
     annulled_by_correction = set(
         ResultChange.objects.filter(kind=ResultChange.Kind.ANNULMENT, game__isnull=True).values_list(
             "match_id", flat=True
         )
     )
-    games: dict[int, list[tuple[int, str, int | None]]] = {}
-    for match_id, number, status, winner_id in Game.objects.order_by("match_id", "number").values_list(
-        "match_id", "number", "status", "winner_id"
-    ):
-        games.setdefault(match_id, []).append((number, status, winner_id))
+    games: dict[int, list[GameRecord]] = {}
+    for match_id, number, status, winner_id, places, decided_by in Game.objects.order_by(
+        "match_id", "number"
+    ).values_list("match_id", "number", "status", "winner_id", "places", "decided_by"):
+        games.setdefault(match_id, []).append((number, status, winner_id, places, decided_by))
     for match in Match.objects.order_by("id"):
-        record = f"match {match.pk} ({_handle(handles, match.player_one_id)} v {_handle(handles, match.player_two_id)})"
+        players = match.player_ids
+        record = f"match {match.pk} ({' v '.join(str(_handle(handles, player)) for player in players)})"
         rows = games.get(match.pk, [])
-        players = (match.player_one_id, match.player_two_id)
-        for number, status, winner_id in rows:
-            if status == Game.Status.DECIDED and winner_id not in players:
-                yield Difference(record, f"game {number} winner", _handle(handles, winner_id), "one of its players")
-            if status != Game.Status.DECIDED and winner_id is not None:
-                yield Difference(record, f"game {number} winner ({status})", _handle(handles, winner_id), None)
-        step = series_step(games=rows, player_ids=players, wins_needed=match.wins_needed)
+        yield from _game_differences(match, record, rows, handles)
+        step = _series_step(match, rows)
         if match.status == Match.Status.ANNULLED or match.pk in annulled_by_correction:
             # Set aside by a correction: kept as its games left it, counted nowhere.
             if match.status != Match.Status.ANNULLED:
@@ -120,6 +132,80 @@ def _matches(handles: dict[int, str]) -> Checked:
         if expected_status == Match.Status.IN_PROGRESS and step.open_game is not None:
             yield Difference(record, "open game", None, f"game {step.open_game}")
         yield None
+
+
+def _fits(places: list[int] | None, seats: int) -> bool:
+    """A finishing order of one place per seat (1, 2, 2, 4 ...)."""
+    if places is None or len(places) != seats:
+        return False
+    try:
+        check_places(places)
+    except ValueError:
+        return False
+    return True
+
+
+def _series_step(match: Match, rows: list[GameRecord]) -> SeriesStep:
+    """The series rule run again over the games: points per place at a table, games won otherwise."""
+    if match.is_table:
+        seats = len(match.player_ids)
+        return table_series_step(
+            # A game whose places are not a finishing order counts for nothing here (its own difference is named).
+            games=[(number, status, places if _fits(places, seats) else None) for number, status, _, places, _ in rows],
+            player_ids=match.player_ids,
+            points_per_place=match.points_per_place or DEFAULT_POINTS_PER_PLACE[seats],
+            series=match.series,
+            length=match.series_length,
+        )
+    return series_step(
+        games=[(number, status, winner_id) for number, status, winner_id, _, _ in rows],
+        player_ids=(match.player_one_id, match.player_two_id),
+        wins_needed=match.wins_needed,
+    )
+
+
+def _game_differences(
+    match: Match, record: str, rows: list[GameRecord], handles: dict[int, str]
+) -> Iterator[Difference]:
+    """Each game's result against the match's seats and, where games end in places, against its evidence."""
+    players = match.player_ids
+    if match.is_table and match.points_per_place is None:
+        yield Difference(record, "points_per_place", None, "points for each place")
+    for number, status, winner_id, places, decided_by in rows:
+        decided = status == Game.Status.DECIDED
+        if decided and winner_id is not None and winner_id not in players:
+            yield Difference(record, f"game {number} winner", _handle(handles, winner_id), "one of its players")
+        if not decided and winner_id is not None:
+            yield Difference(record, f"game {number} winner ({status})", _handle(handles, winner_id), None)
+        if not decided or not match.ranks_games:
+            # Places belong to decided games of tables and timed matches only.
+            if places is not None:
+                yield Difference(record, f"game {number} places ({status})", places, None)
+            if decided and winner_id is None:
+                yield Difference(record, f"game {number} winner", None, "one of its players (decided, not void)")
+            continue
+        if not _fits(places, len(players)):
+            yield Difference(record, f"game {number} places", places, f"a finishing order of {len(players)} places")
+            continue
+        assert places is not None
+        first = sole_winner(tuple(places))
+        expected = None if first is None else players[first]
+        if winner_id != expected:
+            # The winner is the one alone in first place (none when first place is shared).
+            yield Difference(record, f"game {number} winner", _handle(handles, winner_id), _handle(handles, expected))
+        elif decided_by in _BY_EVIDENCE:
+            evidence = _evidence(match, number)
+            if (winner_id, tuple(places)) not in evidence:
+                named = sorted(list(result[1]) for result in evidence if result[1] is not None)
+                yield Difference(record, f"game {number} places", places, f"as its evidence names them: {named}")
+
+
+def _evidence(match: Match, number: int) -> set[tuple[int | None, tuple[int, ...] | None]]:
+    """The results a game's evidence names (its verified logs and its players' reports), one query."""
+    game = Game.objects.get(match=match, number=number)
+    game.match = match
+    claims, _pending = game_claims(game)
+    return {claim.result for claim in claims}
 
 
 def _pairings(handles: dict[int, str]) -> Checked:
