@@ -197,7 +197,8 @@ def _game_differences(
             evidence = _evidence(match, number)
             if (winner_id, tuple(places)) not in evidence:
                 named = sorted(list(result[1]) for result in evidence if result[1] is not None)
-                yield Difference(record, f"game {number} places", places, f"as its evidence names them: {named}")
+                expected_places: object = named[0] if len(named) == 1 else named or "a result its evidence names"
+                yield Difference(record, f"game {number} places (by its evidence)", places, expected_places)
 
 
 def _evidence(match: Match, number: int) -> set[tuple[int | None, tuple[int, ...] | None]]:
