@@ -9,16 +9,22 @@ floats do not change.
 
 Weight: each player of a four-player game gets three results from it (one
 against each other player), where a two-player game gives one. Winning a
-table of four therefore moves a rating about as much as beating the same
-three players one after another, and coming last about as much as losing to
-each of them: finishing above three players is more evidence than finishing
-above one. The three results come from one deal, so they are not as
-independent as Glicko-2 assumes, and the deviation shrinks a little faster
-than three separate games would justify; we accept that rather than invent
-fractional weights the paper does not define.
+table of four therefore moves a rating exactly as much as beating those
+three players once each in one rating period, and coming last as much as
+losing to each of them: finishing above three players is more evidence than
+finishing above one. The three results come from one deal, so they are not
+as independent as Glicko-2 assumes, and the deviation shrinks a little
+faster than three separate games would justify; we accept that rather than
+invent fractional weights the paper does not define.
 
-The game count a player is credited with stays the games played (a table
-game is one game, whatever its number of pairings).
+All the pairings of all a match's games go into the match's one rating
+period (`history.ratings_replay`), as a two-player series' games always
+did: everyone is rated against the others' ratings from before the match,
+so neither the seat order nor the order of the pairings changes who gains
+what, and a series stays one sitting's evidence (rated game by game, a 3-0
+would count for much more than one win against the same opponents). The
+game count a player is credited with stays the games played (a table game
+is one game, however many pairings it makes).
 """
 
 from __future__ import annotations
