@@ -354,8 +354,14 @@ def rated_match(*, match: Match) -> RatedMatch[int, int]:
 
 
 def _rated(matches: QuerySet[Match]) -> list[RatedMatch[int, int]]:
-    rows = list(matches.values_list("pk", "player_one_id", "player_two_id", "player_three_id", "player_four_id"))
-    players = {pk: tuple(seat for seat in seats if seat is not None) for pk, *seats in rows}
+    # Only the ruleset's teams (Team Speed: partners are not rated against each other), not the whole ruleset.
+    rows = list(
+        matches.values_list(
+            "pk", "ruleset__teams", "player_one_id", "player_two_id", "player_three_id", "player_four_id"
+        )
+    )
+    players = {pk: tuple(seat for seat in seats if seat is not None) for pk, _, *seats in rows}
+    teams = {pk: tuple(tuple(team) for team in seat_teams or ()) for pk, seat_teams, *_ in rows}
     games: dict[int, list[tuple[int, ...]]] = defaultdict(list)
     decided = (
         Game.objects.filter(match__in=matches, status=Game.Status.DECIDED)
@@ -367,7 +373,7 @@ def _rated(matches: QuerySet[Match]) -> list[RatedMatch[int, int]]:
         seat_places = rated_places(players[match_id], winner_id, places)
         if seat_places is not None:
             games[match_id].append(seat_places)
-    return [RatedMatch(pk, players[pk], tuple(games[pk])) for pk, *_ in rows]
+    return [RatedMatch(pk, players[pk], tuple(games[pk]), teams[pk]) for pk, *_ in rows]
 
 
 def rated_places(players: Sequence[int], winner_id: int | None, places: Sequence[int] | None) -> tuple[int, ...] | None:

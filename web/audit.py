@@ -7,17 +7,19 @@ from them and stored, and so checked here:
 
 - a match's status and winner (from its games by its series rule: games won
   for two players, points per place at a table of three or four via
-  `table_series_step`; annulled only by a correction);
-- each game's result against its match: a winner from its seats; at a table
-  or in a timed match, places that are a finishing order, a winner who is
-  the one alone in first place, and, for a game its evidence decided (logs,
-  players' reports, a claim that stood), a result that evidence names;
+  `table_series_step`; team wins in Team Speed; annulled only by a correction);
+- each game's result against its match: a winner from its seats; at a table,
+  in Team Speed or in a timed match, places that are a finishing order and
+  name the winner (the one alone in first place; in Team Speed the winning
+  team's first seat, both partners first), and, for a game its evidence
+  decided (logs, players' reports, a claim that stood), a result that
+  evidence names;
 - a tournament pairing's recorded result (winner, games each, cards left) and
   that its match is the one being played;
 - a tournament's pairings, status and final places (its format advanced again,
   in a savepoint rolled back at once: the audit writes nothing);
-- every rating change and every current rating (replayed from scratch, tables
-  as pairwise results: `tournaments.ratings.pairwise`).
+- every rating change and every current rating (replayed from scratch, games
+  of three or four as pairwise results: `tournaments.ratings.pairwise`).
 
 It sits in the site's app because it reads every app; `manage.py audit_records` prints it.
 """
@@ -31,7 +33,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Game, Match, Player, ResultChange
-from matches.placings import DEFAULT_POINTS_PER_PLACE, check_places, sole_winner
+from matches.placings import DEFAULT_POINTS_PER_PLACE, check_places, sole_winner, team_places
 from matches.series import SeriesStep, series_step, table_series_step
 from matches.services.games import game_claims
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
@@ -107,8 +109,7 @@ def _matches(handles: dict[int, str]) -> Checked:
     ).values_list("match_id", "number", "status", "winner_id", "places", "decided_by"):
         games.setdefault(match_id, []).append((number, status, winner_id, places, decided_by))
     for match in Match.objects.order_by("id"):
-        players = match.player_ids
-        record = f"match {match.pk} ({' v '.join(str(_handle(handles, player)) for player in players)})"
+        record = f"match {match.pk} ({_sides(match, handles)})"
         rows = games.get(match.pk, [])
         yield from _game_differences(match, record, rows, handles)
         step = _series_step(match, rows)
@@ -134,6 +135,13 @@ def _matches(handles: dict[int, str]) -> Checked:
         yield None
 
 
+def _sides(match: Match, handles: dict[int, str]) -> str:
+    """Who plays, for a record's name: "ann v bo", "ann v bo v cy", "ann & cy v bo & di" (Team Speed)."""
+    players = match.player_ids
+    teams = match.teams or tuple((seat,) for seat in range(len(players)))
+    return " v ".join(" & ".join(str(_handle(handles, players[seat])) for seat in team) for team in teams)
+
+
 def _fits(places: list[int] | None, seats: int) -> bool:
     """A finishing order of one place per seat (1, 2, 2, 4 ...)."""
     if places is None or len(places) != seats:
@@ -157,11 +165,30 @@ def _series_step(match: Match, rows: list[GameRecord]) -> SeriesStep:
             series=match.series,
             length=match.series_length,
         )
+    # Two players, or two teams (a team's games are won in the name of its first seat).
+    sides = tuple(match.player_ids[team[0]] for team in match.teams) or match.player_ids
     return series_step(
         games=[(number, status, winner_id) for number, status, winner_id, _, _ in rows],
-        player_ids=(match.player_one_id, match.player_two_id),
+        player_ids=(sides[0], sides[1]),
         wins_needed=match.wins_needed,
     )
+
+
+def _winner_named(match: Match, places: list[int]) -> tuple[bool, int | None]:
+    """Whether these places are a result the match's games can have, and the winner they name.
+
+    At a table or in a timed match, the one alone in first place (none when
+    first place is shared); in Team Speed, the first seat of the team whose
+    partners share first place (and the other team after them).
+    """
+    players = match.player_ids
+    if match.is_team:
+        for team in match.teams:
+            if tuple(places) == team_places(winning_team=team, seats=len(players)):
+                return True, players[team[0]]
+        return False, None
+    first = sole_winner(tuple(places))
+    return True, None if first is None else players[first]
 
 
 def _game_differences(
@@ -178,7 +205,7 @@ def _game_differences(
         if not decided and winner_id is not None:
             yield Difference(record, f"game {number} winner ({status})", _handle(handles, winner_id), None)
         if not decided or not match.ranks_games:
-            # Places belong to decided games of tables and timed matches only.
+            # Places belong to decided games of tables, Team Speed and timed matches only.
             if places is not None:
                 yield Difference(record, f"game {number} places ({status})", places, None)
             if decided and winner_id is None:
@@ -188,10 +215,10 @@ def _game_differences(
             yield Difference(record, f"game {number} places", places, f"a finishing order of {len(players)} places")
             continue
         assert places is not None
-        first = sole_winner(tuple(places))
-        expected = None if first is None else players[first]
-        if winner_id != expected:
-            # The winner is the one alone in first place (none when first place is shared).
+        possible, expected = _winner_named(match, places)
+        if not possible:
+            yield Difference(record, f"game {number} places", places, "one team first (both partners), the other after")
+        elif winner_id != expected:
             yield Difference(record, f"game {number} winner", _handle(handles, winner_id), _handle(handles, expected))
         elif decided_by in _BY_EVIDENCE:
             evidence = _evidence(match, number)

@@ -50,6 +50,15 @@ class TestPairwiseExpansion:
         assert pairwise_games([7, 9], (2, 1)) == [RatedGame(7, 9, 0.0)]
         assert pairwise_games([7, 9], (1, 1)) == [RatedGame(7, 9, 0.5)], "a shared first place is a draw"
 
+    def test_partners_in_team_speed_make_no_pairing(self) -> None:
+        # Seats 0 and 2 against 1 and 3; the second team won (both partners first).
+        assert pairwise_games(["a", "b", "c", "d"], (3, 1, 3, 1), ((0, 2), (1, 3))) == [
+            RatedGame("a", "b", 0.0),
+            RatedGame("a", "d", 0.0),
+            RatedGame("b", "c", 1.0),
+            RatedGame("c", "d", 0.0),
+        ]
+
     def test_scores(self) -> None:
         assert (pair_score(1, 3), pair_score(2, 2), pair_score(4, 1)) == (1.0, 0.5, 0.0)
 

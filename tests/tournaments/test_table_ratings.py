@@ -9,12 +9,12 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches.models import Game, Match, Player
-from matches.placings import competition_places
+from matches.models import Game, Match
+from matches.placings import competition_places, team_places
 from matches.services import game_report_result, game_set_result, match_create
 from tests.factories import make_players
 from tournaments.models import PlayerRating, RatingChange
-from tournaments.ratings.glicko2 import Rating
+from tournaments.ratings.glicko2 import Outcome, Rating, rate
 from tournaments.ratings.history import RatedMatch, ratings_replay
 from tournaments.selectors import rated_match, ratings_from_scratch
 from tournaments.services import ratings_recompute
@@ -22,15 +22,17 @@ from web.audit import audit_records
 
 pytestmark = pytest.mark.django_db
 
-RULESETS = {2: "speed", 3: "three-way", 4: "four-way"}
+SEATS = {"speed": 2, "three-way": 3, "four-way": 4, "team": 4}
+TEAMS = ((0, 2), (1, 3))  # the team preset's
 
 
-def decide(game: Game, organiser: Any, players: list[Player], places: tuple[int, ...], *, by_reports: bool) -> None:
-    """Decide an open game: every player reports the same result, or an organiser sets it."""
-    if len(players) == 2:
-        # A two-player game has no shared place unless timed: the better place wins.
-        winner = players[places.index(min(places))].handle
-        for player in players if by_reports else []:
+def decide(game: Game, organiser: Any, match: Match, places: tuple[int, ...], *, by_reports: bool) -> None:
+    """Decide an open game: its players report the same result (one per team in Team Speed), or an organiser sets it."""
+    players = list(match.players)
+    if len(players) == 2 or match.is_team:
+        # Named by a winner: the better place (a two-player game not timed has no shared place), or a winning partner.
+        winner = players[places.index(1)].handle
+        for player in players[:2] if by_reports else []:  # seats 0 and 1: both players, or one of each team
             game_report_result(game=game, user=player.user, winner=winner)
         if not by_reports:
             game_set_result(game=game, user=organiser, winner=winner)
@@ -47,11 +49,12 @@ def play_out(match: Match, organiser: Any, results: list[tuple[tuple[int, ...], 
 
     (Seats level on every tie-break at a table play on: seat order settles them.)
     """
-    players = list(match.players)
+    seats = len(match.player_ids)
+    settle = team_places(winning_team=TEAMS[0], seats=4) if match.is_team else tuple(range(1, seats + 1))
     number = 0
     while Match.objects.get(pk=match.pk).status == Match.Status.IN_PROGRESS:
-        places, by_reports = results[number] if number < len(results) else (tuple(range(1, len(players) + 1)), False)
-        decide(match.games.get(status=Game.Status.OPEN), organiser, players, places, by_reports=by_reports)
+        places, by_reports = results[number] if number < len(results) else (settle, False)
+        decide(match.games.get(status=Game.Status.OPEN), organiser, match, places, by_reports=by_reports)
         number += 1
         assert number < 20, "a series ends"
 
@@ -115,6 +118,25 @@ def test_a_four_player_match_rates_every_seat_from_its_games_places(organiser):
     assert audit.differences == [], audit.differences
 
 
+def test_team_speed_rates_each_player_against_the_other_team_only(organiser):
+    players = make_players(4)
+    match = match_create(players=[p.handle for p in players], ruleset="team", best_of=1)
+    play_out(match, organiser, [(team_places(winning_team=(1, 3), seats=4), True)])
+    assert rated_match(match=match) == RatedMatch(
+        match.pk, tuple(p.pk for p in players), ((3, 1, 3, 1),), ((0, 2), (1, 3))
+    )
+    # Two wins each for p02 and p04 (over p01 and p03), no draw between partners.
+    expected = rate(Rating(), [Outcome(1500, 350, 1.0), Outcome(1500, 350, 1.0)])
+    for player in players:
+        row = PlayerRating.objects.get(player=player)
+        if player.handle in ("p02", "p04"):
+            assert (row.rating, row.deviation, row.volatility) == _fields(expected)
+        else:
+            assert row.rating < 1500
+    audit = audit_records()
+    assert audit.differences == [], audit.differences
+
+
 def _fields(rating: Rating) -> tuple[float, float, float]:
     return (rating.rating, rating.deviation, rating.volatility)
 
@@ -128,15 +150,13 @@ def test_a_timed_game_with_a_shared_first_place_rates_as_a_draw(organiser):
     assert rated_match(match=match).games == ((2, 1), (1, 1)), "the first from its winner, the second a draw"
 
 
-seats = st.sampled_from([2, 3, 4])
-
-
 @st.composite
 def schedules(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """A few matches of two to four players from a pool of five, each with the results its games will take."""
+    """A few matches of two to four players (or two teams) from a pool of five, with the results their games take."""
     matches = []
     for _ in range(draw(st.integers(1, 5))):
-        count = draw(seats)
+        ruleset = draw(st.sampled_from(list(SEATS)))
+        count = SEATS[ruleset]
         chosen = draw(st.permutations(range(5)))[:count]
         results = draw(
             st.lists(
@@ -145,14 +165,17 @@ def schedules(draw: st.DrawFn) -> list[dict[str, Any]]:
                 max_size=4,
             )
         )
-        places = [(_places(keys, count), by_reports) for keys, by_reports in results]
-        matches.append({"seats": chosen, "results": places, "best_of": draw(st.sampled_from([1, 2, 3]))})
+        places = [(_places(ruleset, keys), by_reports) for keys, by_reports in results]
+        best_of = draw(st.sampled_from([1, 3] if count == 2 or ruleset == "team" else [1, 2, 3]))
+        matches.append({"ruleset": ruleset, "seats": chosen, "results": places, "best_of": best_of})
     return matches
 
 
-def _places(keys: list[int], count: int) -> tuple[int, ...]:
+def _places(ruleset: str, keys: list[int]) -> tuple[int, ...]:
+    if ruleset == "team":
+        return team_places(winning_team=TEAMS[keys[0] % 2], seats=4)
     places = competition_places(keys)
-    if count == 2 and places == (1, 1):
+    if ruleset == "speed" and places == (1, 1):
         return (1, 2)  # an untimed two-player game has a winner
     return places
 
@@ -164,11 +187,8 @@ def test_the_audits_replay_from_scratch_equals_the_ratings_kept_as_matches_finis
         pool = make_players(5, prefix="h")
         made = []
         for spec in schedule:
-            players = [pool[index] for index in spec["seats"]]
-            count = len(players)
-            # A two-player best of must be odd; a table's may be even (points decide).
-            best_of = 3 if count == 2 and spec["best_of"] == 2 else spec["best_of"]
-            match = match_create(players=[p.handle for p in players], ruleset=RULESETS[count], best_of=best_of)
+            players = [pool[index].handle for index in spec["seats"]]
+            match = match_create(players=players, ruleset=spec["ruleset"], best_of=spec["best_of"])
             made.append((match, spec["results"]))
         if interleave:
             made.reverse()  # finished in another order than made: rating order is finishing order

@@ -85,3 +85,15 @@ def test_places_that_are_no_finishing_order_are_named(tables):
     assert f"{record}: game 1 places is [1, 2, 2, 3], expected 'a finishing order of 4 places'" in out
     # Counted for nothing in the series now: no decided game, so the match should still be on.
     assert f"{record}: status is 'finished', expected 'in_progress'" in out
+
+
+def test_a_team_game_whose_partners_are_split_is_named(organiser):
+    players = make_players(4)
+    match = match_create(players=[p.handle for p in players], ruleset="team", best_of=1)
+    game_set_result(game=match.games.get(), user=organiser, winner="p03")  # p01 and p03 against p02 and p04
+    assert audit()[0] == 0
+    Game.objects.filter(match=match).update(places=[1, 1, 3, 3])
+    status, out = audit()
+    assert status == 1
+    record = f"match {match.pk} (p01 & p03 v p02 & p04)"
+    assert f"{record}: game 1 places is [1, 1, 3, 3], expected 'one team first (both partners), the other after'" in out

@@ -38,6 +38,8 @@ class RatedMatch(Generic[MatchId, PlayerId]):
     match: MatchId
     players: tuple[PlayerId, ...]
     games: tuple[Places, ...]
+    # Team Speed: the seats of each team (partners make no pairing); empty when everyone plays alone.
+    teams: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def ratings_replay(
         before = {player: current.get(player, Rating()) for player in rated.players}
         games: list[RatedGame[PlayerId]] = []
         for places in rated.games:
-            games.extend(pairwise_games(rated.players, places))
+            games.extend(pairwise_games(rated.players, places, rated.teams))
         after = rate_period(before, games)
         for player in rated.players:
             steps.append(RatingStep(player, rated.match, before[player], after[player], len(rated.games)))

@@ -25,6 +25,11 @@ what, and a series stays one sitting's evidence (rated game by game, a 3-0
 would count for much more than one win against the same opponents). The
 game count a player is credited with stays the games played (a table game
 is one game, however many pairings it makes).
+
+Team Speed (two teams of two) rates each player against each player of the
+other team, never against a partner: partners did not play against each
+other, and a draw between them would only pull their ratings together. A
+team game is four pairings, so each player gets two results from it.
 """
 
 from __future__ import annotations
@@ -48,14 +53,19 @@ def pair_score(place: int, other: int) -> float:
     return 1.0 if place < other else 0.0
 
 
-def pairwise_games(players: Sequence[PlayerId], places: Places) -> list[RatedGame[PlayerId]]:
+def pairwise_games(
+    players: Sequence[PlayerId], places: Places, teams: Sequence[Sequence[int]] = ()
+) -> list[RatedGame[PlayerId]]:
     """The game as its two-player results: every pair of seats in seat order (first seat's score).
 
-    Raises `ValueError` when the places are not one per player.
+    `teams`: in Team Speed, the seats of each team; two seats of one team
+    make no pairing. Raises `ValueError` when the places are not one per player.
     """
     if len(places) != len(players):
         raise ValueError(f"{len(players)} players need {len(players)} places, got {len(places)}")
+    partners = {(one, two) for team in teams for one, two in combinations(sorted(team), 2)}
     return [
         RatedGame(players[one], players[two], pair_score(places[one], places[two]))
         for one, two in combinations(range(len(players)), 2)
+        if (one, two) not in partners
     ]
