@@ -349,31 +349,38 @@ def rated_results(*, start: RatingPoint | None = None) -> list[RatedMatch[int, i
 
 
 def rated_match(*, match: Match) -> RatedMatch[int, int]:
-    """One match as the ratings take it (its decided games' places), in two queries."""
-    return _rated(Match.objects.filter(pk=match.pk))[0]
+    """One match as the ratings take it, its seats and teams read from the loaded row: one query (its games)."""
+    return _rated_games({match.pk: (match.player_ids, match.teams)}, Game.objects.filter(match_id=match.pk))[0]
 
 
 def _rated(matches: QuerySet[Match]) -> list[RatedMatch[int, int]]:
     # Only the ruleset's teams (Team Speed: partners are not rated against each other), not the whole ruleset.
-    rows = list(
-        matches.values_list(
-            "pk", "ruleset__teams", "player_one_id", "player_two_id", "player_three_id", "player_four_id"
-        )
+    rows = matches.values_list(
+        "pk", "ruleset__teams", "player_one_id", "player_two_id", "player_three_id", "player_four_id"
     )
-    players = {pk: tuple(seat for seat in seats if seat is not None) for pk, _, *seats in rows}
-    teams = {pk: tuple(tuple(team) for team in seat_teams or ()) for pk, seat_teams, *_ in rows}
-    games: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    sides = {
+        pk: (tuple(seat for seat in seats if seat is not None), tuple(tuple(team) for team in teams or ()))
+        for pk, teams, *seats in rows
+    }
+    return _rated_games(sides, Game.objects.filter(match__in=matches))
+
+
+def _rated_games(
+    sides: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]], games: QuerySet[Game]
+) -> list[RatedMatch[int, int]]:
+    """The matches (players and teams by match id, in rating order) with their decided games' places."""
+    places: dict[int, list[tuple[int, ...]]] = defaultdict(list)
     decided = (
-        Game.objects.filter(match__in=matches, status=Game.Status.DECIDED)
+        games.filter(status=Game.Status.DECIDED)
         .filter(Q(winner__isnull=False) | Q(places__isnull=False))
         .order_by("match_id", "number")
         .values_list("match_id", "winner_id", "places")
     )
-    for match_id, winner_id, places in decided:
-        seat_places = rated_places(players[match_id], winner_id, places)
+    for match_id, winner_id, stored in decided:
+        seat_places = rated_places(sides[match_id][0], winner_id, stored)
         if seat_places is not None:
-            games[match_id].append(seat_places)
-    return [RatedMatch(pk, players[pk], tuple(games[pk]), teams[pk]) for pk, *_ in rows]
+            places[match_id].append(seat_places)
+    return [RatedMatch(pk, players, tuple(places[pk]), teams) for pk, (players, teams) in sides.items()]
 
 
 def rated_places(players: Sequence[int], winner_id: int | None, places: Sequence[int] | None) -> tuple[int, ...] | None:
