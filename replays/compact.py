@@ -380,6 +380,14 @@ def cards_left_series(compact: CompactSteps) -> list[list[int]]:
     return series
 
 
+def step_times(compact: CompactSteps) -> list[int]:
+    """Every step's clock in ms (the first row's is absolute, the others differences): a timed match's limit."""
+    times: list[int] = []
+    for index, row in enumerate(compact.rows):
+        times.append(row[0] if index == 0 else times[-1] + row[0])
+    return times
+
+
 # -- chunks ------------------------------------------------------------------
 
 

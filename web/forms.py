@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from matches.models import Game
 from tournaments.formats import FORMATS, format_choices
 
+from .seats import players_title
 from .site_selectors import games_grouped
 
 
@@ -19,7 +20,7 @@ class GameChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: Game) -> str:  # type: ignore[override]
         match = obj.match
         state = " (disputed)" if obj.status == Game.Status.DISPUTED else ""
-        return f"Match {match.pk}: {match.player_one.handle} v {match.player_two.handle}, game {obj.number}{state}"
+        return f"Match {match.pk}: {players_title([p.handle for p in match.players])}, game {obj.number}{state}"
 
 
 class LogSubmitForm(forms.Form):
@@ -226,19 +227,6 @@ class SignupForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("password1", exc)
         return cleaned
-
-
-class GameResultForm(forms.Form):
-    """An organiser's result for one game: a player, or void; with a reason for the history."""
-
-    winner = forms.ChoiceField(widget=forms.RadioSelect, label="Result")
-    reason = forms.CharField(
-        max_length=2000, label="Reason", widget=forms.TextInput(attrs={"placeholder": "e.g. reported at the table"})
-    )
-
-    def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [(handle, f"{handle} won") for handle in players] + [("void", "Void")]
 
 
 class MatchScoreForm(forms.Form):

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from matches.models import Game, Match, Player
-from matches.selectors import AnyUser, user_player
+from matches.selectors import MATCH_PLAYERS, AnyUser, user_player
 from replays.models import MatchLog
 from tournaments.models import Entrant, PlayerRating, Tournament, TournamentMatch
+
+from .selectors import in_any_seat
 
 #: Rows each list of the page shows at most (the player's page lists every match).
 LIST_LIMIT = 20
@@ -20,9 +22,7 @@ RECENT_LIMIT = 10
 
 
 def _my_games(player: Player) -> QuerySet[Game]:
-    return Game.objects.filter(
-        Q(match__player_one=player) | Q(match__player_two=player), match__status=Match.Status.IN_PROGRESS
-    )
+    return Game.objects.filter(in_any_seat(player, via="match__"), match__status=Match.Status.IN_PROGRESS)
 
 
 def games_waiting_for_log(*, player: Player) -> QuerySet[Game]:
@@ -39,8 +39,17 @@ def games_waiting_for_log(*, player: Player) -> QuerySet[Game]:
 
 
 def games_waiting_for_confirmation(*, player: Player) -> QuerySet[Game]:
-    """Results the other side claimed that the player is to confirm or dispute."""
-    return _my_games(player).filter(status=Game.Status.AWAITING_CONFIRMATION).exclude(claimed_by=player)
+    """Results another player claimed that the player is to confirm or dispute.
+
+    At a table a confirmation is kept as the player's report until every other
+    player has confirmed: a game this player already confirmed waits on the others, not on them.
+    """
+    return (
+        _my_games(player)
+        .filter(status=Game.Status.AWAITING_CONFIRMATION)
+        .exclude(claimed_by=player)
+        .exclude(reports__has_key=str(player.pk))
+    )
 
 
 def waiting_count(*, user: AnyUser) -> int:
@@ -63,7 +72,7 @@ class MyPage:
     check_in: list[Entrant] = field(default_factory=list)
 
 
-_GAME_RELATED = ("match__player_one", "match__player_two", "claimed_winner", "claimed_by")
+_GAME_RELATED = (*(f"match__{seat}" for seat in MATCH_PLAYERS), "claimed_winner", "claimed_by")
 
 
 def my_page(*, player: Player) -> MyPage:
@@ -92,8 +101,8 @@ def my_page(*, player: Player) -> MyPage:
         .order_by("underway_at", "id")[:LIST_LIMIT]
     )
     recent = list(
-        Match.objects.filter(Q(player_one=player) | Q(player_two=player), status=Match.Status.FINISHED)
-        .select_related("player_one", "player_two", "winner")
+        Match.objects.filter(in_any_seat(player), status=Match.Status.FINISHED)
+        .select_related(*MATCH_PLAYERS, "winner")
         .prefetch_related("games")
         .order_by("-finished_at", "-id")[:RECENT_LIMIT]
     )

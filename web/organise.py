@@ -46,12 +46,12 @@ from .forms import (
     CallForm,
     CorrectionForm,
     EntrantForm,
-    GameResultForm,
     MatchScoreForm,
     ReseedForm,
     TournamentForm,
 )
 from .names import pairing_names
+from .result_forms import GameResultForm
 from .site_selectors import players_without_login, registrations_pending
 
 View = Callable[..., HttpResponse]
@@ -232,7 +232,7 @@ def invite_link(request: HttpRequest, tournament_id: int, handle: str) -> HttpRe
 @organiser_required
 @require_http_methods(["POST"])
 def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Enter a match's score, or one game's result (a winner or void), with a reason."""
+    """Enter a match's score (two players), or one game's result (a winner, a table's places, or void), with a reason."""
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404("No such match")
@@ -253,17 +253,14 @@ def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
             game = next((g for g in match.games.all() if str(g.pk) == request.POST.get("game")), None)
             if game is None:
                 raise Http404("No such game in this match")
-            result = GameResultForm(request.POST, players=[match.player_one.handle, match.player_two.handle])
-            if not result.is_valid():
-                raise Invalid("Choose a result and give a reason.")
-            winner = result.cleaned_data["winner"]
-            game_set_result(
-                game=game,
-                user=request.user,
-                winner=None if winner == "void" else winner,
-                reason=result.cleaned_data["reason"],
+            result = GameResultForm(
+                request.POST, players=[player.handle for player in match.players], table=match.is_table
             )
-            messages.success(request, f"Game {game.number}: {'void' if winner == 'void' else winner + ' won'}.")
+            if not result.is_valid():
+                errors = result.non_field_errors()
+                raise Invalid(errors[0] if errors else "Choose a result and give a reason.")
+            game_set_result(game=game, user=request.user, reason=result.cleaned_data["reason"], **result.result())
+            messages.success(request, f"Game {game.number}: {result.describe()}.")
     except ApplicationError as exc:
         messages.error(request, exc.message)
     return redirect("web:match_detail", match_id=match.pk)

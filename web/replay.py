@@ -9,11 +9,12 @@ a long log's page stays small whatever its length.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode
+from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode, step_times
 
 from .charts import Chart, line_chart
 
@@ -32,6 +33,27 @@ class TranscriptLine:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeLimit:
+    """A timed match's limit on the replay: where it falls among the steps, and each seat's cards played by it."""
+
+    ms: int
+    position: (
+        float | None
+    )  # in steps (fractional, between the last step at or before it and the next); None: never reached
+    played: tuple[int, ...] | None  # per seat of the log, from the verified log; None when not known
+    x: float | None = None  # where the chart marks it
+    names: tuple[str, ...] = ()
+
+    @property
+    def reached(self) -> bool:
+        return self.position is not None
+
+    @property
+    def played_by_name(self) -> list[tuple[str, int]]:
+        return list(zip(self.names, self.played or (), strict=False))
+
+
+@dataclass(frozen=True, slots=True)
 class Replay:
     """Everything `web/_replay_viewer.html` needs."""
 
@@ -46,6 +68,7 @@ class Replay:
     fail_step: int | None
     total_steps: int
     first: Mapping[str, Any] | None  # the deal, as the engine's `Step.to_dict()`
+    time_limit: TimeLimit | None = None
 
     @property
     def rejected(self) -> bool:
@@ -73,6 +96,30 @@ class Replay:
         return len(self.transcript) < self.total_steps
 
 
+def timed_by_log_seat(
+    log_names: Sequence[str], match_handles: Sequence[str], timed_scores: Sequence[int] | None
+) -> tuple[int, ...] | None:
+    """A log's timed scores (kept in the match's seat order) in the log's own seat order, matched by handle."""
+    if timed_scores is None or len(timed_scores) != len(match_handles):
+        return None
+    seat_of = {handle.lower(): seat for seat, handle in enumerate(match_handles)}
+    seats = [seat_of.get(name.lower()) for name in log_names]
+    if any(seat is None for seat in seats):
+        return None
+    return tuple(timed_scores[seat] for seat in seats if seat is not None)
+
+
+def limit_position(times: Sequence[int], limit: int) -> float | None:
+    """Where `limit` ms falls among the steps' clocks, in steps: between the last step at or before it and the next,
+    in proportion to the time between them. None when the game ended within the limit.
+    """
+    within = bisect_right(times, limit)  # the steps at or before the limit
+    if within == len(times) or within == 0:
+        return None if within == len(times) else 0.0
+    before, after = times[within - 1], times[within]
+    return within - 1 + (limit - before) / (after - before) if after > before else float(within - 1)
+
+
 def _sample(values: Sequence[int], points: int) -> list[int]:
     if len(values) <= points:
         return list(values)
@@ -90,11 +137,16 @@ def build_replay(
     event: int | None = None,
     message: str = "",
     winner_seat: int | None = None,
+    time_limit_ms: int | None = None,
+    timed_played: Sequence[int] | None = None,
 ) -> Replay:
     """Shape one log's steps for the viewer: the compact steps kept for it (or the engine's step dicts).
 
     For a rejected log the steps stop at the table just before the failing
-    event, so the last step is where the viewer shows what went wrong.
+    event, so the last step is where the viewer shows what went wrong. In a
+    timed match (`time_limit_ms`) the viewer marks the limit on the scrubber and
+    the chart, and shows each seat's cards played by it (`timed_played`, per
+    seat of the log).
     """
     compact = steps if isinstance(steps, CompactSteps) else encode([dict(step) for step in steps])
     total = len(compact)
@@ -140,6 +192,19 @@ def build_replay(
         },
         "failStep": fail_step,
     }
+    limit = None
+    if time_limit_ms is not None:
+        position = limit_position(step_times(compact), time_limit_ms) if total else None
+        x = None
+        if chart is not None and position is not None:
+            x = chart.left + (chart.plot_width * position / (total - 1) if total > 1 else 0)
+        played = tuple(timed_played) if timed_played is not None and len(timed_played) == len(names) else None
+        limit = TimeLimit(time_limit_ms, position, played, x, names)
+        data["timeLimit"] = {
+            "ms": time_limit_ms,
+            "position": position,
+            "played": None if played is None else list(played),
+        }
     if chart is not None:
         data["chart"] = {
             "left": chart.left,
@@ -163,4 +228,5 @@ def build_replay(
         fail_step=fail_step,
         total_steps=total,
         first=first,
+        time_limit=limit,
     )

@@ -16,7 +16,7 @@ from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match, Player
-from matches.selectors import player_list, user_is_organiser, user_player
+from matches.selectors import MATCH_PLAYERS, player_list, user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
 from tournaments.formats import FORMATS
@@ -24,6 +24,16 @@ from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatc
 from tournaments.selectors import RATING_ORDER_OF_CHANGE, tournament_list
 
 _LOG_SUMMARY_DEFER = ("data",)
+#: A log's (or a game's) match with every seat's player, for select_related.
+_GAME_MATCH_PLAYERS = tuple(f"game__match__{seat}" for seat in MATCH_PLAYERS)
+
+
+def in_any_seat(player: Player, *, via: str = "") -> Q:
+    """Rows whose match seats `player` in any of its two to four seats (`via`: the path to the match, "match__")."""
+    query = Q()
+    for seat in MATCH_PLAYERS:
+        query |= Q(**{f"{via}{seat}": player})
+    return query
 
 
 def logs_latest_verified(*, limit: int = 8) -> list[MatchLog]:
@@ -31,7 +41,7 @@ def logs_latest_verified(*, limit: int = 8) -> list[MatchLog]:
     return list(
         MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
         .filter(status=MatchLog.Status.VERIFIED)
-        .select_related("winner", "game__match__player_one", "game__match__player_two")
+        .select_related("winner", *_GAME_MATCH_PLAYERS)
         .order_by("-verified_at", "-id")[:limit]
     )
 
@@ -55,15 +65,11 @@ def logs_by_game(*, games: Iterable[Game]) -> dict[int, list[MatchLog]]:
 def log_get_for_page(*, log_id: int, with_data: bool = False) -> MatchLog | None:
     """One log with its game, match and players; the document bytes only when asked for."""
     logs = MatchLog.objects.all() if with_data else MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
-    return (
-        logs.select_related("winner", "game__match__player_one", "game__match__player_two", "game__winner")
-        .filter(pk=log_id)
-        .first()
-    )
+    return logs.select_related("winner", *_GAME_MATCH_PLAYERS, "game__winner").filter(pk=log_id).first()
 
 
 def log_seat_names(*, log: MatchLog) -> list[str]:
-    """The log's own `players` list (its seat order), else the match's two handles.
+    """The log's own `players` list (its seat order), else the match's handles in seat order.
 
     The replay's event descriptions name seats by these strings, so the viewer
     must label seats the same way; the match's player order may differ.
@@ -74,8 +80,7 @@ def log_seat_names(*, log: MatchLog) -> list[str]:
         names = None
     if isinstance(names, list) and names and all(isinstance(name, str) for name in names):
         return names
-    match = log.game.match
-    return [match.player_one.handle, match.player_two.handle]
+    return [player.handle for player in log.game.match.players]
 
 
 def ruleset_pack_size(*, ruleset: object) -> int | None:
@@ -90,7 +95,7 @@ def games_open_for_submission(*, user: AbstractBaseUser | AnonymousUser | None) 
     """Games a log can be submitted for by this user: open or disputed, in matches they play (all, for organisers)."""
     games = (
         Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.DISPUTED])
-        .select_related("match__player_one", "match__player_two")
+        .select_related(*(f"match__{seat}" for seat in MATCH_PLAYERS))
         .order_by("-match__created_at", "match_id", "number")
     )
     if user_is_organiser(user=user):
@@ -98,7 +103,7 @@ def games_open_for_submission(*, user: AbstractBaseUser | AnonymousUser | None) 
     me = user_player(user=user)
     if me is None:
         return games.none()
-    return games.filter(Q(match__player_one=me) | Q(match__player_two=me))
+    return games.filter(in_any_seat(me, via="match__"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +119,10 @@ class PlayerRecord:
 
 
 def player_matches(*, player: Player) -> QuerySet[Match]:
-    """A player's matches with both players, the winner and the games prefetched."""
+    """A player's matches (in any seat) with every player, the winner and the games prefetched."""
     return (
-        Match.objects.filter(Q(player_one=player) | Q(player_two=player))
-        .select_related("player_one", "player_two", "winner")
+        Match.objects.filter(in_any_seat(player))
+        .select_related(*MATCH_PLAYERS, "winner")
         .prefetch_related("games")
         .order_by("-created_at", "-id")
     )
@@ -157,9 +162,7 @@ def matches_recent(*, limit: int = 8, status: str | None = None) -> list[Match]:
     # to `limit` rows, not to every match of that status before cutting (thousands in a big event).
     ids = latest.order_by("-created_at", "-id").values("id")[:limit]
     matches = (
-        Match.objects.filter(pk__in=Subquery(ids))
-        .select_related("player_one", "player_two", "winner")
-        .prefetch_related("games")
+        Match.objects.filter(pk__in=Subquery(ids)).select_related(*MATCH_PLAYERS, "winner").prefetch_related("games")
     )
     return list(matches.order_by("-created_at", "-id"))
 

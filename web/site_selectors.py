@@ -14,10 +14,12 @@ from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db.models import Count, Max, Q, QuerySet
 
 from matches.models import Game, Match, Player, ResultChange
+from matches.selectors import MATCH_PLAYERS
 from replays.models import MatchLog
 from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
 
 from .names import SectionShape, pairing_name
+from .seats import players_title
 
 
 def section_shapes_for(*, tournament_ids: Iterable[int]) -> dict[tuple[int, str], SectionShape]:
@@ -61,7 +63,7 @@ class SubmissionGroup:
 
 def games_grouped(*, games: QuerySet[Game]) -> list[SubmissionGroup]:
     """The games a user may submit for, grouped by tournament, round and ruleset (three queries)."""
-    rows = list(games.select_related("match__player_one", "match__player_two")[:200])
+    rows = list(games.select_related(*(f"match__{seat}" for seat in MATCH_PLAYERS))[:200])
     pairings = {
         pairing.match_id: pairing
         for pairing in TournamentMatch.objects.filter(match_id__in=[game.match_id for game in rows]).select_related(
@@ -75,7 +77,7 @@ def games_grouped(*, games: QuerySet[Game]) -> list[SubmissionGroup]:
         pairing = pairings.get(game.match_id)
         ruleset = (match.ruleset_name or "custom").replace("-", " ").capitalize()
         state = " (disputed)" if game.status == Game.Status.DISPUTED else ""
-        players = f"{match.player_one.handle} v {match.player_two.handle}, game {game.number}{state}"
+        players = f"{players_title([p.handle for p in match.players])}, game {game.number}{state}"
         if pairing is not None:
             round_label = names[pairing.pk].split(",")[0] if pairing.bracket in ("round_robin", "swiss") else ""
             key = (pairing.tournament.name, round_label or "", ruleset)

@@ -14,6 +14,7 @@ site_patterns = [
     path("players/", views.player_list_view, name="player_list"),
     path("players/<str:handle>/", views.player_detail, name="player_detail"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
+    path("games/<int:game_id>/report/", views.game_report_view, name="game_report"),
     path("games/<int:game_id>/confirm/", views.game_confirm_view, name="game_confirm"),
     path("games/<int:game_id>/dispute/", views.game_dispute_view, name="game_dispute"),
     path("replays/<int:log_id>/", views.replay_detail, name="replay"),

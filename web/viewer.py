@@ -1,4 +1,4 @@
-"""What the person looking at a match may do there: submit, confirm, dispute."""
+"""What the person looking at a match may do there: submit, report, confirm, dispute."""
 
 from __future__ import annotations
 
@@ -19,11 +19,21 @@ class MatchViewer:
     def may_submit(self) -> bool:
         return self.organiser or self.player_id is not None
 
+    def may_report(self, game: Game) -> bool:
+        """A player of the match reports an open game's result (their word; the others confirm it)."""
+        return self.player_id is not None and game.status == Game.Status.OPEN
+
     def may_confirm(self, game: Game) -> bool:
-        """The other side of the claim, or an organiser."""
+        """Any player but the claimant who has not confirmed it yet (at a table every other one must), or an organiser."""
         if game.status != Game.Status.AWAITING_CONFIRMATION:
             return False
-        return self.organiser or (self.player_id is not None and self.player_id != game.claimed_by_id)
+        if self.organiser:
+            return True
+        return self.player_id is not None and self.player_id != game.claimed_by_id and not self.has_confirmed(game)
+
+    def has_confirmed(self, game: Game) -> bool:
+        """At a table, a player's confirmation is kept as their report until the last one confirms."""
+        return self.player_id is not None and str(self.player_id) in (game.reports or {})
 
     def may_dispute(self, game: Game) -> bool:
         return game.status == Game.Status.AWAITING_CONFIRMATION and self.player_id is not None
@@ -31,5 +41,5 @@ class MatchViewer:
 
 def match_viewer(*, user: AnyUser, match: Match) -> MatchViewer:
     me = user_player(user=user)
-    playing = me is not None and me.pk in (match.player_one_id, match.player_two_id)
+    playing = me is not None and me.pk in match.player_ids
     return MatchViewer(player_id=me.pk if playing and me is not None else None, organiser=user_is_organiser(user=user))

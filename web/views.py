@@ -14,8 +14,17 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game, Match, ResultChange
-from matches.selectors import game_get, match_get, match_history, match_score, player_get, user_player
-from matches.services import game_confirm, game_dispute_claim
+from matches.selectors import (
+    game_get,
+    match_get,
+    match_history,
+    match_score,
+    match_table,
+    match_timed_totals,
+    player_get,
+    user_player,
+)
+from matches.services import game_confirm, game_dispute_claim, game_report_result
 from replays.compact import CompactSteps
 from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit, replay_compact
@@ -30,9 +39,11 @@ from tournaments.services.registration import entrant_check_in, registration_cre
 
 from . import selectors, site_selectors
 from .charts import line_chart
-from .forms import GameResultForm, LogSubmitForm, MatchScoreForm
+from .forms import LogSubmitForm, MatchScoreForm
 from .mine import my_page
-from .replay import build_replay
+from .replay import build_replay, timed_by_log_seat
+from .result_forms import GameResultForm
+from .seats import PlaceLine, place_lines
 from .site_selectors import names_of, registration_of
 from .tournament_page import (
     page_number,
@@ -46,12 +57,15 @@ from .viewer import match_viewer
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """One game of a match page with its logs: how its result came about."""
+    """One game of a match page with its logs: how its result came about, and what the viewer may do with it."""
 
     game: Game
     logs: list[MatchLog]
     may_confirm: bool = False
     may_dispute: bool = False
+    handles: tuple[str, ...] = ()
+    player_ids: tuple[int, ...] = ()
+    report_form: GameResultForm | None = None
 
     @property
     def verified_log(self) -> MatchLog | None:
@@ -65,10 +79,30 @@ class GameRow:
     def pending_logs(self) -> list[MatchLog]:
         return [log for log in self.logs if log.status == MatchLog.Status.PENDING]
 
+    @property
+    def places(self) -> list[PlaceLine]:
+        """The decided places, best first, with each player's timed score in a timed match."""
+        return place_lines(self.game.places, self.handles, self.game.timed_scores)
 
-def _series(match: Match) -> tuple[int, int]:
+    @property
+    def claimed_places(self) -> list[PlaceLine]:
+        return place_lines(self.game.claimed_places, self.handles, self.game.claimed_timed_scores)
+
+    @property
+    def confirmations(self) -> list[tuple[str, bool]]:
+        """At a table, every player but the claimant with whether they have confirmed the claim yet."""
+        reports = self.game.reports or {}
+        return [
+            (handle, str(pk) in reports)
+            for handle, pk in zip(self.handles, self.player_ids, strict=True)
+            if pk != self.game.claimed_by_id
+        ]
+
+
+def _series(match: Match) -> tuple[int, ...]:
+    """Each seat's games won (two players) or points (a table), in seat order."""
     score = match_score(match=match)
-    return score[match.player_one.handle], score[match.player_two.handle]
+    return tuple(score[player.handle] for player in match.players)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -238,21 +272,45 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     history = list(match_history(match=match)[:HISTORY_ON_PAGE])
     pairing = selectors.tournament_of_match(match=match)
     unsettled = [g for g in games if g.status in (*_TAKES_EVIDENCE,)]
-    players = [match.player_one.handle, match.player_two.handle]
+    handles = tuple(player.handle for player in match.players)
+    live = match.status == Match.Status.IN_PROGRESS
+    totals = match_timed_totals(match=match)
+
+    def report_form(game: Game) -> GameResultForm | None:
+        if not (live and viewer.may_report(game)):
+            return None
+        return GameResultForm(players=list(handles), table=match.is_table, organiser=False, auto_id=f"id_r{game.pk}_%s")
+
     context = {
         "match": match,
         "tournament_match": pairing,
         "pairing_name": site_selectors.name_of(pairing),
         "may_call": viewer.organiser and pairing is not None and pairing.status == TournamentMatch.Status.READY,
         "result_forms": (
-            [(g, GameResultForm(players=players, auto_id=f"id_g{g.pk}_%s")) for g in unsettled]
-            if viewer.organiser and match.status == Match.Status.IN_PROGRESS
+            [
+                (g, GameResultForm(players=list(handles), table=match.is_table, auto_id=f"id_g{g.pk}_%s"))
+                for g in unsettled
+            ]
+            if viewer.organiser and live
             else []
         ),
-        "score_form": MatchScoreForm() if viewer.organiser and match.status == Match.Status.IN_PROGRESS else None,
+        # The whole score at once fits two players' games won; a table's games are set one by one.
+        "score_form": MatchScoreForm() if viewer.organiser and live and not match.is_table else None,
+        "organiser_panel": viewer.organiser and live,
         "score": _series(match),
+        "table": match_table(match=match) if match.is_table else None,
+        "timed_totals": None if totals is None else [(handle, totals[handle]) for handle in handles],
         "rows": [
-            GameRow(game, logs.get(game.pk, []), viewer.may_confirm(game), viewer.may_dispute(game)) for game in games
+            GameRow(
+                game,
+                logs.get(game.pk, []),
+                viewer.may_confirm(game),
+                viewer.may_dispute(game),
+                handles,
+                match.player_ids,
+                report_form(game),
+            )
+            for game in games
         ],
         "open_game": next((g for g in games if g.status in _TAKES_EVIDENCE), None) if viewer.may_submit else None,
         "viewer": viewer,
@@ -267,6 +325,29 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 _TAKES_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
 #: The newest changes shown on the match page; the API pages through all of them.
 HISTORY_ON_PAGE = 50
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player reports a game's result: the winner of two, every player's place at a table."""
+    game = _game_or_404(game_id)
+    match = game.match
+    form = GameResultForm(
+        request.POST, players=[player.handle for player in match.players], table=match.is_table, organiser=False
+    )
+    if not form.is_valid():
+        errors = form.non_field_errors()
+        messages.error(request, errors[0] if errors else "Choose who won.")
+        return _back(request, game)
+    try:
+        game_report_result(game=game, user=request.user, **form.result())
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        others = "every other player confirms it" if match.is_table else "your opponent confirms it"
+        messages.success(request, f"Game {game.number} reported ({form.describe()}); it counts once {others}.")
+    return _back(request, game)
 
 
 @login_required
@@ -316,15 +397,18 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
     except ApplicationError as exc:
         error = exc.message
     match = log.game.match
+    names = selectors.log_seat_names(log=log)
     replay = build_replay(
         steps=steps,
-        players=selectors.log_seat_names(log=log),
+        players=names,
         pack=selectors.ruleset_pack_size(ruleset=match.ruleset),
         status=log.status,
         code=log.code,
         event=log.event,
         message=log.message,
         winner_seat=log.winner_seat,
+        time_limit_ms=match.time_limit_ms,
+        timed_played=timed_by_log_seat(names, [player.handle for player in match.players], log.timed_scores),
     )
     context = {
         "log": log,

@@ -291,6 +291,16 @@
   var transcript = $("transcript");
   var transcriptMore = $("transcript-more");
   var chart = data.chart;
+  var timeLimit = data.timeLimit || null;
+  var scrubberLimit = $("scrubber-limit");
+
+  // The limit's mark over the range's track: the thumb's half-width insets both ends of the track.
+  function placeScrubberLimit() {
+    if (!scrubberLimit || !timeLimit || timeLimit.position === null || !last) return;
+    var width = scrubber.getBoundingClientRect().width;
+    var thumb = 16;
+    scrubberLimit.style.left = (thumb / 2 + (width - thumb) * (timeLimit.position / last)) + "px";
+  }
 
   // Seats split around the centre: the later half across the table, the first half nearest the viewer.
   var half = Math.ceil(players.length / 2);
@@ -325,6 +335,12 @@
     left.appendChild(document.createTextNode(" left to play"));
     head.appendChild(left);
     box.appendChild(head);
+    // A timed match: the cards this seat had played when the clock reached the limit (its score).
+    if (timeLimit && timeLimit.played) {
+      var timed = el("p", "seat__timed", plural(timeLimit.played[seat], "card") + " played by the limit (" + clock(timeLimit.ms) + ")");
+      timed.dataset.role = "timed-played";
+      box.appendChild(timed);
+    }
 
     // A team game has one draw pile per team (seats 0 and 2 against 1 and 3 in the preset).
     var shared = step.draws.length !== step.hands.length;
@@ -552,7 +568,9 @@
     }
     description.textContent = text;
     eventLine.classList.toggle("event-line--fail", failing);
-    clockNode.textContent = clock(step.t);
+    var over = !!timeLimit && step.t > timeLimit.ms;
+    clockNode.textContent = clock(step.t) + (over ? " · past the limit" : "");
+    clockNode.classList.toggle("is-over", over);
     scrubber.value = String(index);
     scrubber.setAttribute("aria-valuetext", "Step " + index + " of " + last + ": " + step.description);
 
@@ -757,6 +775,9 @@
   document.addEventListener("keyup", function (event) {
     if (isSpace(event) && !typing(event.target)) event.preventDefault();
   });
+
+  placeScrubberLimit();
+  window.addEventListener("resize", placeScrubberLimit);
 
   var start = readHash();
   show(start === null ? 0 : start, { hash: start !== null }, function () {

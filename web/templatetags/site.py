@@ -7,6 +7,8 @@ from typing import Any
 from django import template
 
 from matches.selectors import match_score, user_is_organiser, user_player
+from web.seats import clock_limit, ordinal, place_lines
+from web.seats import players_title as players_title_of
 
 register = template.Library()
 
@@ -26,10 +28,51 @@ def clock(t: int | None) -> str:
 
 
 @register.simple_tag
-def series_score(match: Any) -> tuple[int, int]:
-    """Games won by player one and player two (`{% series_score match as score %}`); uses prefetched games."""
+def series_score(match: Any) -> tuple[int, ...]:
+    """Each seat's games won (two players) or points (a table), in seat order (`{% series_score match as score %}`).
+
+    Uses prefetched games.
+    """
     score = match_score(match=match)
-    return score[match.player_one.handle], score[match.player_two.handle]
+    return tuple(score[player.handle] for player in match.players)
+
+
+@register.filter
+def players_title(match: Any) -> str:
+    """The match's players by handle: "ann v bo", or "ann, bo, cy and di" at a table."""
+    return players_title_of([player.handle for player in match.players])
+
+
+@register.filter
+def players_display_title(match: Any) -> str:
+    """The same with the players' display names."""
+    return players_title_of([player.display_name for player in match.players])
+
+
+@register.simple_tag
+def claim_words(game: Any) -> str:
+    """What a claim says, in words: "ann won", "void", or a table's places ("di 1st, ann 2nd, bo and cy 3rd")."""
+    match = game.match
+    if match.is_table and game.claimed_places:
+        lines = place_lines(game.claimed_places, [player.handle for player in match.players])
+        return ", ".join(f"{line.who} {ordinal(line.place)}" for line in lines)
+    return f"{game.claimed_winner.handle} won" if game.claimed_winner else "void"
+
+
+@register.filter
+def place_ordinal(place: int) -> str:
+    return ordinal(int(place))
+
+
+@register.filter
+def time_limit(ms: int | None) -> str:
+    return "" if ms is None else clock_limit(int(ms))
+
+
+@register.filter
+def dashed(values: Any) -> str:
+    """Numbers joined by en dashes: a series score (2, 1), a table's points (6, 4, 1, 0)."""
+    return "\N{EN DASH}".join(str(value) for value in values)
 
 
 @register.filter

@@ -61,6 +61,14 @@ MATCHES: list[tuple[tuple[str, str], str, dict[str, int], list[int | str]]] = [
     (("chloe", "finn"), "spit", {"best_of": 3}, [0, 1, 0]),
     (("dev", "emma"), "double-spit", {"best_of": 1}, [1]),
 ]
+# Tables of three and four, and a timed match: (players, ruleset, series and options, the seat whose
+# simulated log wins each game in turn). The organiser's verified logs decide them; the three-way
+# match's last game is a player's log that every other player must confirm (one has, one has not).
+TABLES: list[tuple[tuple[str, ...], str, dict[str, Any], list[int]]] = [
+    (("alice", "ben", "chloe", "dev"), "four-way", {"best_of": 3}, [2, 0, 2, 1]),
+    (("emma", "finn", "gina"), "three-way", {"first_to": 6}, [1, 0]),
+    (("hugo", "emma"), "speed", {"best_of": 3, "time_limit_ms": 10_000}, [0, 1, 0, 1, 0]),
+]
 # Speed Solitaire: (player, how many simulated runs), submitted by the player and verified.
 SOLITAIRE = [("alice", 3), ("ben", 2), ("chloe", 2), ("dev", 1)]
 
@@ -166,6 +174,7 @@ class Command(BaseCommand):
             if name == CONFIRMING:
                 self._confirmations(tournament, seed=number)
         self._dispute(seed=9000)
+        self._tables(admin, seed=50_000)
         self._solitaire()
         counts = {status: MatchLog.objects.filter(status=status).count() for status in MatchLog.Status.values}
         self.stdout.write(
@@ -289,6 +298,41 @@ class Command(BaseCommand):
         game_dispute_claim(
             game=second, user=gina.user, reason="I won game 2 by four cards; hugo reported the game we played before."
         )
+
+    def _tables(self, admin: Any, *, seed: int) -> None:
+        """A four-way and a three-way table and a timed match, decided game by game by simulated, verified logs.
+
+        The games go on until the series rule ends the match (a table's best of
+        three can need another game when two players stay equal on every
+        tie-break); the three-way match stops with a player's claim to confirm.
+        """
+        for number, (handles, ruleset, options, winners) in enumerate(TABLES):
+            match = match_create(players=list(handles), ruleset=ruleset, created_by=admin, **options)
+            names = list(handles)
+            for step, winner in enumerate(winners):
+                game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
+                if game is None:
+                    break
+                document = _won_game(ruleset, names, winner, seed + number * 1000 + step * 10)
+                log, _ = log_submit(game_id=game.pk, data=orjson.dumps(document), user=admin)
+                log_verify(log_id=log.pk)
+            if ruleset == "three-way":
+                self._table_claim(match, names, seed=seed + 5000)
+
+    def _table_claim(self, match: Match, names: list[str], *, seed: int) -> None:
+        """A player's own log at a table is a claim: one other player confirms it, the last has yet to."""
+        game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
+        players = [player_get(handle=handle) for handle in names]
+        if game is None or any(player is None or player.user is None for player in players):
+            return
+        claimant, confirming = players[0], players[1]
+        assert claimant is not None and confirming is not None
+        document = _won_game("three-way", names, 2, seed)
+        log, _ = log_submit(game_id=game.pk, data=orjson.dumps(document), user=claimant.user)
+        log_verify(log_id=log.pk)
+        game.refresh_from_db()
+        if game.status == Game.Status.AWAITING_CONFIRMATION:
+            game_confirm(game=game, user=confirming.user)
 
     def _solitaire(self) -> None:
         """Solitaire runs for the leaderboard, each player's own, verified here (with or without workers)."""
