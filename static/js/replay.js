@@ -308,6 +308,8 @@
   var bottomSeats = [];
   players.forEach(function (_, seat) { (seat >= half ? topSeats : bottomSeats).push(seat); });
   if (players.length === 2) { topSeats = [1]; bottomSeats = [0]; }
+  // Round the table in seat order: left to right along the near side, right to left along the far side.
+  topSeats.reverse();
 
   function mark(node, cls) {
     node.classList.add(cls);
