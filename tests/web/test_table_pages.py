@@ -73,9 +73,7 @@ def test_a_report_missing_a_place_says_whose_and_changes_nothing(table: Match) -
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN and game.reports == {}
     # Places that are no finishing order (three share first, so the next is 4th, not 2nd): the service says so.
-    response = client.post(
-        f"/games/{game.pk}/report/", places_form({"ann": 1, "bo": 1, "cy": 1, "di": 2}), follow=True
-    )
+    response = client.post(f"/games/{game.pk}/report/", places_form({"ann": 1, "bo": 1, "cy": 1, "di": 2}), follow=True)
     assert "not a finishing order" in html.unescape(response.content.decode())
     assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
 
@@ -106,7 +104,7 @@ def test_the_organiser_sets_places_or_voids_a_game(table: Match, organiser: Any)
     game = table.games.get()
     page = client.get(f"/matches/{table.pk}/").content.decode()
     assert 'data-role="enter-score"' not in page  # a table's games are set one by one
-    assert f'name="place_3"' in page and 'name="void"' in page
+    assert 'name="place_3"' in page and 'name="void"' in page
     response = client.post(
         f"/organise/matches/{table.pk}/result/",
         {"game": game.pk, "reason": "score sheet", **places_form({"ann": 2, "bo": 2, "cy": 1, "di": 4})},
@@ -127,7 +125,7 @@ def test_the_page_lists_places_standings_and_names_in_words(table: Match, organi
     assert "<title>ann, bo, cy and di" in page
     assert "Ann, Bo, Cy and Di</h1>" in page
     assert "A table of 4, in seat order:" in page
-    assert 'data-role="points-per-place">3–1–0–0<' in page
+    assert 'data-role="points-per-place">3\N{EN DASH}1\N{EN DASH}0\N{EN DASH}0<' in page
     assert '<li data-place="2" data-shared><span class="places__place">2nd (shared)</span> ann and bo</li>' in page
     standings = [(row.handle, row.points, row.firsts) for row in response.context["table"]]
     assert standings == [("cy", 3, 1), ("ann", 1, 0), ("bo", 1, 0), ("di", 0, 0)]
@@ -165,7 +163,5 @@ def test_a_table_page_costs_the_same_queries_whatever_its_games(table: Match, or
     client = logged_in(user_of("ann"))
     one_game = _queries(client, f"/matches/{table.pk}/")
     game_set_result(game=table.games.get(), user=organiser, winner=None, places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
-    game_report_result(
-        game=table.games.get(number=2), user=user_of("bo"), places={"ann": 4, "bo": 1, "cy": 2, "di": 3}
-    )
+    game_report_result(game=table.games.get(number=2), user=user_of("bo"), places={"ann": 4, "bo": 1, "cy": 2, "di": 3})
     assert _queries(client, f"/matches/{table.pk}/") == one_game
