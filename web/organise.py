@@ -253,8 +253,10 @@ def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
             game = next((g for g in match.games.all() if str(g.pk) == request.POST.get("game")), None)
             if game is None:
                 raise Http404("No such game in this match")
+            players = match.players
+            teams = [tuple(players[seat].handle for seat in team) for team in match.teams] if match.is_team else None
             result = GameResultForm(
-                request.POST, players=[player.handle for player in match.players], table=match.is_table
+                request.POST, players=[player.handle for player in players], table=match.is_table, teams=teams
             )
             if not result.is_valid():
                 errors = result.non_field_errors()

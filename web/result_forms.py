@@ -1,6 +1,6 @@
 """The forms that give one game's result: a player's report and an organiser's result.
 
-Two players: the winner. A table of three or four: every player's place (a
+Two players: the winner; Team Speed: the winning team. A table of three or four: every player's place (a
 select each; equal places are shared), the winner being the one alone in
 first; the services check the places make a finishing order. An organiser
 may also void the game, and says why.
@@ -12,13 +12,21 @@ from typing import Any
 
 from django import forms
 
-from .seats import ordinal
+from .seats import names_in_words, ordinal
 
 
 class GameResultForm(forms.Form):
     """One game's result from a player (`organiser=False`: no void, no reason) or an organiser."""
 
-    def __init__(self, *args: Any, players: list[str], table: bool, organiser: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        table: bool,
+        organiser: bool = True,
+        teams: list[tuple[str, ...]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
         self.table = table
@@ -32,7 +40,12 @@ class GameResultForm(forms.Form):
             if organiser:
                 self.fields["void"] = forms.BooleanField(required=False, label="Void (no result)")
         else:
-            outcomes = [(handle, f"{handle} won") for handle in players]
+            # Team Speed: a team wins, named by any of its players (its first here).
+            outcomes = (
+                [(team[0], f"{names_in_words(team)} won") for team in teams]
+                if teams
+                else [(handle, f"{handle} won") for handle in players]
+            )
             self.fields["winner"] = forms.ChoiceField(
                 widget=forms.RadioSelect, label="Result", choices=outcomes + ([("void", "Void")] if organiser else [])
             )

@@ -14,6 +14,8 @@ class MatchViewer:
 
     player_id: int | None
     organiser: bool
+    # The viewer's side: themselves, or their Team Speed team (a partner's claim is their side's word too).
+    side: tuple[int, ...] = ()
 
     @property
     def may_submit(self) -> bool:
@@ -29,7 +31,7 @@ class MatchViewer:
             return False
         if self.organiser:
             return True
-        return self.player_id is not None and self.player_id != game.claimed_by_id and not self.has_confirmed(game)
+        return self.player_id is not None and game.claimed_by_id not in self.side and not self.has_confirmed(game)
 
     def has_confirmed(self, game: Game) -> bool:
         """At a table, a player's confirmation is kept as their report until the last one confirms."""
@@ -41,5 +43,8 @@ class MatchViewer:
 
 def match_viewer(*, user: AnyUser, match: Match) -> MatchViewer:
     me = user_player(user=user)
-    playing = me is not None and me.pk in match.player_ids
-    return MatchViewer(player_id=me.pk if playing and me is not None else None, organiser=user_is_organiser(user=user))
+    organiser = user_is_organiser(user=user)
+    if me is None or me.pk not in match.player_ids:
+        return MatchViewer(player_id=None, organiser=organiser)
+    side = match.team_of(me.pk) if match.is_team else (me.pk,)
+    return MatchViewer(player_id=me.pk, organiser=organiser, side=side)

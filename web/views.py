@@ -43,7 +43,7 @@ from .forms import LogSubmitForm, MatchScoreForm
 from .mine import my_page
 from .replay import build_replay, timed_by_log_seat
 from .result_forms import GameResultForm
-from .seats import PlaceLine, place_lines
+from .seats import PlaceLine, names_in_words, place_lines
 from .site_selectors import names_of, registration_of
 from .tournament_page import (
     page_number,
@@ -66,6 +66,21 @@ class GameRow:
     handles: tuple[str, ...] = ()
     player_ids: tuple[int, ...] = ()
     report_form: GameResultForm | None = None
+    teams: tuple[tuple[str, ...], ...] = ()  # Team Speed: a game is won by a team
+
+    def _named(self, player_id: int | None) -> str:
+        handle = next((h for h, pk in zip(self.handles, self.player_ids, strict=True) if pk == player_id), "")
+        team = next((team for team in self.teams if handle in team), None)
+        return names_in_words(team) if team else handle
+
+    @property
+    def winner_words(self) -> str:
+        """Who won: a player, or a team of Team Speed ("ann and cy")."""
+        return self._named(self.game.winner_id)
+
+    @property
+    def claimed_words(self) -> str:
+        return self._named(self.game.claimed_winner_id)
 
     @property
     def verified_log(self) -> MatchLog | None:
@@ -81,11 +96,13 @@ class GameRow:
 
     @property
     def places(self) -> list[PlaceLine]:
-        """The decided places, best first, with each player's timed score in a timed match."""
-        return place_lines(self.game.places, self.handles, self.game.timed_scores)
+        """The decided places, best first, with each player's timed score in a timed match (a team just wins)."""
+        return [] if self.teams else place_lines(self.game.places, self.handles, self.game.timed_scores)
 
     @property
     def claimed_places(self) -> list[PlaceLine]:
+        if self.teams:
+            return []
         return place_lines(self.game.claimed_places, self.handles, self.game.claimed_timed_scores)
 
     @property
@@ -97,6 +114,39 @@ class GameRow:
             for handle, pk in zip(self.handles, self.player_ids, strict=True)
             if pk != self.game.claimed_by_id
         ]
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a two-sided scoreboard: a player, or a Team Speed team (its players in seat order)."""
+
+    players: tuple[tuple[str, str], ...]  # (handle, display name)
+    score: int
+    winner: bool
+
+
+def _sides(match: Match) -> list[Side]:
+    """The scoreboard's two sides with their games won: two players, or the two teams of Team Speed."""
+    players = match.players
+    if match.is_team:
+        teams = [tuple(players[seat] for seat in team) for team in match.teams]
+    else:
+        teams = [(player,) for player in players]
+    score = match_score(match=match)
+    return [
+        Side(
+            tuple((p.handle, p.display_name) for p in team),
+            score[team[0].handle],
+            match.winner_id is not None and match.winner_id in [p.pk for p in team],
+        )
+        for team in teams
+    ]
+
+
+def _team_handles(match: Match) -> list[tuple[str, ...]] | None:
+    """Team Speed's teams by handle (None when everyone plays alone): a result names a team."""
+    players = match.players
+    return [tuple(players[seat].handle for seat in team) for team in match.teams] if match.is_team else None
 
 
 def _series(match: Match) -> tuple[int, ...]:
@@ -279,7 +329,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     def report_form(game: Game) -> GameResultForm | None:
         if not (live and viewer.may_report(game)):
             return None
-        return GameResultForm(players=list(handles), table=match.is_table, organiser=False, auto_id=f"id_r{game.pk}_%s")
+        return GameResultForm(
+            players=list(handles),
+            table=match.is_table,
+            teams=_team_handles(match),
+            organiser=False,
+            auto_id=f"id_r{game.pk}_%s",
+        )
 
     context = {
         "match": match,
@@ -288,17 +344,26 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "may_call": viewer.organiser and pairing is not None and pairing.status == TournamentMatch.Status.READY,
         "result_forms": (
             [
-                (g, GameResultForm(players=list(handles), table=match.is_table, auto_id=f"id_g{g.pk}_%s"))
+                (
+                    g,
+                    GameResultForm(
+                        players=list(handles),
+                        table=match.is_table,
+                        teams=_team_handles(match),
+                        auto_id=f"id_g{g.pk}_%s",
+                    ),
+                )
                 for g in unsettled
             ]
             if viewer.organiser and live
             else []
         ),
-        # The whole score at once fits two players' games won; a table's games are set one by one.
-        "score_form": MatchScoreForm() if viewer.organiser and live and not match.is_table else None,
+        # The whole score at once fits two players' games won; a table's or a team's games are set one by one.
+        "score_form": MatchScoreForm() if viewer.organiser and live and len(match.player_ids) == 2 else None,
         "organiser_panel": viewer.organiser and live,
         "score": _series(match),
         "table": match_table(match=match) if match.is_table else None,
+        "sides": None if match.is_table else _sides(match),
         "timed_totals": None if totals is None else [(handle, totals[handle]) for handle in handles],
         "rows": [
             GameRow(
@@ -309,6 +374,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
                 handles,
                 match.player_ids,
                 report_form(game),
+                tuple(_team_handles(match) or ()),
             )
             for game in games
         ],
@@ -334,7 +400,11 @@ def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     match = game.match
     form = GameResultForm(
-        request.POST, players=[player.handle for player in match.players], table=match.is_table, organiser=False
+        request.POST,
+        players=[player.handle for player in match.players],
+        table=match.is_table,
+        teams=_team_handles(match),
+        organiser=False,
     )
     if not form.is_valid():
         errors = form.non_field_errors()

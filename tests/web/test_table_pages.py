@@ -165,3 +165,22 @@ def test_a_table_page_costs_the_same_queries_whatever_its_games(table: Match, or
     game_set_result(game=table.games.get(), user=organiser, winner=None, places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
     game_report_result(game=table.games.get(number=2), user=user_of("bo"), places={"ann": 4, "bo": 1, "cy": 2, "di": 3})
     assert _queries(client, f"/matches/{table.pk}/") == one_game
+
+
+def test_team_speed_reads_as_two_teams_and_a_report_names_a_team(organiser: Any) -> None:
+    for handle in FOUR:
+        make_player(handle)
+    match = match_create(players=FOUR, ruleset="team", best_of=3, created_by=organiser)  # ann and cy v bo and di
+    game = match.games.get()
+    response = logged_in(user_of("ann")).get(f"/matches/{match.pk}/")
+    page = html.unescape(response.content.decode())
+    assert "<title>ann and cy v bo and di" in page
+    assert [side.players[0][0] for side in response.context["sides"]] == ["ann", "bo"]
+    assert 'value="ann"' in page and "ann and cy won" in page and "bo and di won" in page
+    logged_in(user_of("ann")).post(f"/games/{game.pk}/report/", {"winner": "ann"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.AWAITING_CONFIRMATION
+    # A partner's claim is their own side's word: cy may not confirm it, bo may.
+    assert f"/games/{game.pk}/confirm/" not in logged_in(user_of("cy")).get(f"/matches/{match.pk}/").content.decode()
+    bo_page = html.unescape(logged_in(user_of("bo")).get(f"/matches/{match.pk}/").content.decode())
+    assert f"/games/{game.pk}/confirm/" in bo_page and "<strong>ann and cy</strong> won, says ann" in bo_page

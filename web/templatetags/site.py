@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 
 from matches.selectors import match_score, user_is_organiser, user_player
-from web.seats import clock_limit, ordinal, place_lines
+from web.seats import clock_limit, names_in_words, ordinal, place_lines
 from web.seats import players_title as players_title_of
 
 register = template.Library()
@@ -39,14 +39,20 @@ def series_score(match: Any) -> tuple[int, ...]:
 
 @register.filter
 def players_title(match: Any) -> str:
-    """The match's players by handle: "ann v bo", or "ann, bo, cy and di" at a table."""
-    return players_title_of([player.handle for player in match.players])
+    """The match's players by handle: "ann v bo", "ann, bo, cy and di" at a table, "ann and cy v bo and di" in teams."""
+    return _title(match, [player.handle for player in match.players])
 
 
 @register.filter
 def players_display_title(match: Any) -> str:
     """The same with the players' display names."""
-    return players_title_of([player.display_name for player in match.players])
+    return _title(match, [player.display_name for player in match.players])
+
+
+def _title(match: Any, names: list[str]) -> str:
+    if match.is_team:
+        return " v ".join(names_in_words([names[seat] for seat in team]) for team in match.teams)
+    return players_title_of(names)
 
 
 @register.simple_tag
