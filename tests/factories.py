@@ -61,9 +61,9 @@ def make_match(one: Player, two: Player, *, ruleset: object = "speed", **series:
 
 
 def match_for(document: dict[str, Any], **series: int) -> Match:
-    """A match between the log's two players, under the log's ruleset."""
-    one, two = (player(name) for name in document["players"])
-    return make_match(one, two, ruleset=document["ruleset"] or "speed", **series)
+    """A match between the log's players (two to four, seated as in the log), under the log's ruleset."""
+    handles = [player(name).handle for name in document["players"]]
+    return match_create(players=handles, ruleset=document["ruleset"] or "speed", **(series or {"best_of": 3}))
 
 
 # Log documents.

@@ -449,3 +449,31 @@ def test_a_solitaire_replay_shows_one_seat_and_the_whole_pack(page: Page, live_s
     assert shown["total"] == steps[-1]["total"] == 52 and shown["pack"].startswith("52 ✓")
     page.goto(f"{live_server.url}/solitaire/")
     expect(page.locator("[data-role=leaderboard]")).to_contain_text("sam")
+
+
+def test_a_team_speed_replay_draws_one_draw_pile_per_team_and_counts_the_pack(
+    page: Page, live_server: Any, organiser, shot: Callable[[Page, str], Any]
+) -> None:
+    """Team Speed: four seats, two teams sharing a draw pile each; the counts panel reads the whole pack."""
+    players = ["ann", "bo", "cy", "di"]
+    document = won_log("team", players, winner_seat=0)  # seats 0 and 2 (ann and cy) win
+    log = submit(orjson.dumps(document), user=organiser)
+    assert log.status == "verified"
+    steps = engine_steps(orjson.dumps(document))
+    assert len(steps[0]["draws"]) == 2, "a team game has one draw pile per team"
+    for index in (0, len(steps) // 2, len(steps) - 1):
+        page.goto(f"{live_server.url}/replays/{log.pk}/#step={index}")
+        page.reload()
+        expect(page.locator("[data-replay]")).to_have_attribute("data-step", str(index))
+        shown = read_table(page)
+        step = steps[index]
+        assert shown["hands"] == step["hand_cards"]
+        assert shown["cardsLeft"] == step["cards_left"]
+        # Partners show their team's one draw pile (seats 0 and 2 share team 0's, 1 and 3 team 1's).
+        assert shown["draws"] == [step["draws"][seat % 2] for seat in range(4)]
+        assert shown["piles"] == step["piles"]
+        assert shown["total"] == step["total"] == 52
+        assert shown["pack"].startswith("52 ✓")
+    seats = page.locator(".seat")
+    expect(seats).to_have_count(4)
+    shot(page, "replay-team")
