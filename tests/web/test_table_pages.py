@@ -184,3 +184,15 @@ def test_team_speed_reads_as_two_teams_and_a_report_names_a_team(organiser: Any)
     assert f"/games/{game.pk}/confirm/" not in logged_in(user_of("cy")).get(f"/matches/{match.pk}/").content.decode()
     bo_page = html.unescape(logged_in(user_of("bo")).get(f"/matches/{match.pk}/").content.decode())
     assert f"/games/{game.pk}/confirm/" in bo_page and "<strong>ann and cy</strong> won, says ann" in bo_page
+
+
+def test_the_player_page_says_how_team_and_table_games_are_rated(client: Client, organiser: Any) -> None:
+    for handle in FOUR:
+        make_player(handle)
+    team = match_create(players=FOUR, ruleset="team", best_of=1, created_by=organiser)
+    game_set_result(game=team.games.get(), user=organiser, winner="cy")
+    team.refresh_from_db()
+    assert team.status == Match.Status.FINISHED
+    page = client.get("/players/bo/").content.decode()
+    assert 'data-role="rating-rule"' in page
+    assert "partners are not rated against each other" in page
