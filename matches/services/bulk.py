@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from speedsite.errors import Invalid, NotAllowed
+from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, Player
 from ..selectors import AnyUser, user_is_organiser, user_player
@@ -64,4 +65,5 @@ def match_create_bulk(
         for one, two in pairs
     )
     Game.objects.bulk_create(Game(match=match, number=1) for match in matches)
+    site_lists_changed()
     return matches
