@@ -45,8 +45,9 @@ def match_create_bulk(
         me = user_player(user=created_by)
         if me is None or any(me.pk not in (one.pk, two.pk) for one, two in pairs):
             raise NotAllowed("Players can only create matches they play in; ask an organiser for other matches.")
-    resolved, name = ruleset_resolve(ruleset)
-    series, length = series_resolve(best_of=best_of, first_to=first_to)
+    # As match_create resolves them for two players (two seats never make teams).
+    resolved, name = ruleset_resolve(ruleset, seats=2, teams_allowed=True)
+    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=2)
     if not pairs:
         return []
     creator = created_by if created_by is not None and created_by.is_authenticated else None
@@ -54,6 +55,10 @@ def match_create_bulk(
         Match(
             player_one=one,
             player_two=two,
+            player_three=None,
+            player_four=None,
+            points_per_place=None,  # two players count games won
+            time_limit_ms=None,  # untimed: tournaments play no timed rounds
             ruleset=resolved.to_json(),  # a dict of its own for each row, as match_create's
             ruleset_name=name,
             series=series,

@@ -75,7 +75,7 @@ def test_statements_do_not_grow_with_the_number_of_matches(organiser: Any) -> No
         ("ok", {"best_of": 2}, Invalid, "best_of must be odd"),
         ("ok", {"best_of": 1, "first_to": 1}, Invalid, "exactly one of best_of"),
         ("ok", {"best_of": 1, "ruleset": "nope"}, Invalid, "Unknown ruleset preset"),
-        ("ok", {"best_of": 1, "ruleset": "four-way"}, Invalid, "a match is between two players"),
+        ("ok", {"best_of": 1, "ruleset": "four-way"}, Invalid, "seats 4 players, but 2 play here"),
     ],
 )
 def test_the_rules_of_match_create_refuse_the_whole_batch(
