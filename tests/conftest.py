@@ -11,11 +11,24 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Player
+from speedsite.site_cache import GENERATION_KEY
 from tests.factories import make_player, make_user
+
+
+@pytest.fixture(autouse=True)
+def _site_lists_fresh() -> None:
+    """A new generation of the site lists' cache for each test.
+
+    The lists are site-wide, not keyed by ids that a later test never reuses:
+    without this, a test would be served a list cached by an earlier one whose
+    rows were rolled back (a rollback invalidates nothing).
+    """
+    cache.delete(GENERATION_KEY)
 
 
 @pytest.fixture

@@ -27,6 +27,8 @@ from typing import TypeVar
 from django.core.cache import cache
 from django.db import transaction
 
+from speedsite.site_cache import site_lists_changed
+
 T = TypeVar("T")
 
 #: How long an entry lives at most. Invalidation is explicit; this only bounds what
@@ -64,6 +66,7 @@ def tournament_changed(*, tournament_id: int) -> None:
     """
     _bump(tournament_id)
     transaction.on_commit(lambda: _bump(tournament_id))
+    site_lists_changed()  # the home page lists tournaments with their status and counts
 
 
 def tournament_cached(*, tournament_id: int, name: str, compute: Callable[[], T]) -> T:

@@ -1,8 +1,8 @@
 """Pairing rows: the one place the generators' plain data becomes `TournamentMatch` rows.
 
 The formats (`tournaments.formats`) decide what to pair; these helpers make
-the rows, give a pairing its matches.Match (through `matches.services.match_create`)
-once both players are known, copy a bracket's state into its rows, and
+the rows, give pairings their matches.Match (through `matches.services.match_create_bulk`,
+a round at a time) once both players are known, copy a bracket's state into its rows, and
 finish a tournament with its final places. Called with the tournament locked.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from matches.models import Game, Match, Player
-from matches.services import match_create
+from matches.services import match_create_bulk
 from replays.models import MatchLog
 from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
 
@@ -53,23 +53,10 @@ class Run:
         return all(pairing.status in SETTLED for pairing in (self.pairings if pairings is None else pairings))
 
 
-def match_for(tournament: Tournament, one: Player, two: Player) -> Match:
-    """A matches.Match with the tournament's series and ruleset (through the matches service)."""
-    series = {"best_of" if tournament.series == Match.Series.BEST_OF else "first_to": tournament.series_length}
-    return match_create(
-        players=[one.handle, two.handle],
-        ruleset=tournament.ruleset,
-        created_by=None,
-        confirmation=tournament.confirmation,
-        confirm_within=tournament.confirm_within,
-        **series,
-    )
-
-
 def pairing_row(
     tournament: Tournament, key: str, *, section: str, round_number: int, position: int, one: Player, two: Player
 ) -> TournamentMatch:
-    """A ready pairing with its match."""
+    """A ready pairing (not saved): `pairings_create` gives it its match."""
     return TournamentMatch(
         tournament=tournament,
         key=key,
@@ -79,7 +66,6 @@ def pairing_row(
         status=TournamentMatch.Status.READY,
         player_one=one,
         player_two=two,
-        match=match_for(tournament, one, two),
     )
 
 
@@ -99,9 +85,52 @@ def bye_row(tournament: Tournament, key: str, *, section: str, round_number: int
     )
 
 
-def bracket_rows_create(tournament: Tournament, bracket: Bracket) -> list[TournamentMatch]:
-    """One waiting row per bracket match; `bracket_sync` fills them."""
-    return TournamentMatch.objects.bulk_create(
+def matches_attach(tournament: Tournament, pairings: Iterable[TournamentMatch], players: Mapping[int, Player]) -> None:
+    """Give every ready pairing without a match its matches.Match, with the tournament's series and ruleset.
+
+    All of them at once (`match_create_bulk`): a round of 2,048 pairings costs
+    the statements of one, where a `match_create` each took seconds.
+    """
+    due = [
+        pairing for pairing in pairings if pairing.status == TournamentMatch.Status.READY and pairing.match_id is None
+    ]
+    if not due:
+        return
+    series = {"best_of" if tournament.series == Match.Series.BEST_OF else "first_to": tournament.series_length}
+    pairs = []
+    for pairing in due:
+        assert pairing.player_one_id is not None and pairing.player_two_id is not None
+        pairs.append((players[pairing.player_one_id], players[pairing.player_two_id]))
+    matches = match_create_bulk(
+        pairs=pairs,
+        ruleset=tournament.ruleset,
+        created_by=None,
+        confirmation=tournament.confirmation,
+        confirm_within=tournament.confirm_within,
+        **series,
+    )
+    for pairing, match in zip(due, matches, strict=True):
+        pairing.match = match
+
+
+def pairings_create(
+    tournament: Tournament, rows: list[TournamentMatch], players: Mapping[int, Player]
+) -> list[TournamentMatch]:
+    """Save new pairing rows, the ready ones with their matches: a few statements however many rows."""
+    matches_attach(tournament, rows, players)
+    return TournamentMatch.objects.bulk_create(rows)
+
+
+def bracket_rows_create(
+    tournament: Tournament, bracket: Bracket, state: BracketState, players: Mapping[int, Player]
+) -> list[TournamentMatch]:
+    """One row per bracket match, filled from `state` (the ready ones with their matches), saved at once.
+
+    Filled before the INSERT, so `bracket_sync` then finds nothing to change:
+    updating thousands of rows after inserting them took seconds (Django's
+    bulk_update is one CASE per field, which PostgreSQL reads row by row).
+    """
+    rows = [
         TournamentMatch(
             tournament=tournament,
             key=match.match_id,
@@ -110,7 +139,10 @@ def bracket_rows_create(tournament: Tournament, bracket: Bracket) -> list[Tourna
             position=match.position,
         )
         for match in bracket.matches
-    )
+    ]
+    for row in rows:
+        _row_fill(row, state)
+    return pairings_create(tournament, rows, players)
 
 
 def bracket_results(pairings: Iterable[TournamentMatch]) -> dict[str, int]:
@@ -126,27 +158,32 @@ def bracket_sync(
     tournament: Tournament, state: BracketState, pairings: Iterable[TournamentMatch], players: Mapping[int, Player]
 ) -> None:
     """Copy a bracket's state into its rows; a pairing whose two players are now known gets its match."""
-    changed: list[TournamentMatch] = []
-    for pairing in pairings:
-        view = state.matches[pairing.key]
-        status = _STATUS_OF_VIEW[view.status]
-        one, two = view.entrants
-        winner = view.winner if status in (TournamentMatch.Status.DECIDED, TournamentMatch.Status.BYE) else None
-        before = (pairing.player_one_id, pairing.player_two_id, pairing.status, pairing.winner_id, pairing.match_id)
-        pairing.player_one_id, pairing.player_two_id = _player_id(one), _player_id(two)
-        pairing.status = status
-        pairing.winner_id = _player_id(winner)
-        if status == TournamentMatch.Status.BYE:
-            pairing.result_source = TournamentMatch.Source.BYE
-        elif status != TournamentMatch.Status.DECIDED:
-            pairing.result_source = ""
-        if status == TournamentMatch.Status.READY and pairing.match_id is None:
-            assert pairing.player_one_id is not None and pairing.player_two_id is not None
-            pairing.match = match_for(tournament, players[pairing.player_one_id], players[pairing.player_two_id])
-        after = (pairing.player_one_id, pairing.player_two_id, pairing.status, pairing.winner_id, pairing.match_id)
-        if before != after:
-            changed.append(pairing)
+    rows = list(pairings)
+    before = [_synced(row) for row in rows]
+    for row in rows:
+        _row_fill(row, state)
+    matches_attach(tournament, rows, players)
+    changed = [row for row, was in zip(rows, before, strict=True) if _synced(row) != was]
     TournamentMatch.objects.bulk_update(changed, _SYNCED_FIELDS)
+
+
+def _synced(pairing: TournamentMatch) -> tuple[object, ...]:
+    return (pairing.player_one_id, pairing.player_two_id, pairing.status, pairing.winner_id, pairing.match_id)
+
+
+def _row_fill(pairing: TournamentMatch, state: BracketState) -> None:
+    """Set a row's players, status, winner and source from its bracket match in `state` (not saved)."""
+    view = state.matches[pairing.key]
+    status = _STATUS_OF_VIEW[view.status]
+    one, two = view.entrants
+    winner = view.winner if status in (TournamentMatch.Status.DECIDED, TournamentMatch.Status.BYE) else None
+    pairing.player_one_id, pairing.player_two_id = _player_id(one), _player_id(two)
+    pairing.status = status
+    pairing.winner_id = _player_id(winner)
+    if status == TournamentMatch.Status.BYE:
+        pairing.result_source = TournamentMatch.Source.BYE
+    elif status != TournamentMatch.Status.DECIDED:
+        pairing.result_source = ""
 
 
 def match_snapshot(match_id: int, player_one_id: int | None, player_two_id: int | None) -> tuple[int, int, int, int]:

@@ -19,6 +19,7 @@ from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, player_list, user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
+from speedsite.site_cache import site_cached
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import RATING_ORDER_OF_CHANGE, tournament_list
@@ -198,6 +199,36 @@ def tournament_featured(*, elimination: bool) -> Tournament | None:
         if first is not None:
             return first
     return None
+
+
+@dataclass(frozen=True)
+class HomeLists:
+    """What the home page lists, the same for every visitor: the featured tournaments and the latest of each kind."""
+
+    featured_bracket: Tournament | None
+    featured_table: Tournament | None
+    tournaments_running: list[Tournament]
+    tournaments_recent: list[Tournament]
+    running_matches: list[Match]
+    finished_matches: list[Match]
+    latest_logs: list[MatchLog]
+
+
+def _home_lists() -> HomeLists:
+    return HomeLists(
+        featured_bracket=tournament_featured(elimination=True),
+        featured_table=tournament_featured(elimination=False),
+        tournaments_running=tournaments_with_counts(status=Tournament.Status.RUNNING, limit=6),
+        tournaments_recent=tournaments_with_counts(status=Tournament.Status.FINISHED, limit=3),
+        running_matches=matches_recent(status=Match.Status.IN_PROGRESS, limit=6),
+        finished_matches=matches_recent(status=Match.Status.FINISHED, limit=6),
+        latest_logs=logs_latest_verified(limit=8),
+    )
+
+
+def home_lists() -> HomeLists:
+    """The home page's lists from the site lists' cache (`speedsite.site_cache`: the services invalidate it)."""
+    return site_cached(name="home", compute=_home_lists)
 
 
 def tournament_of_match(*, match: Match) -> TournamentMatch | None:

@@ -157,16 +157,16 @@ def _series(match: Match) -> tuple[int, ...]:
 
 def home(request: HttpRequest) -> HttpResponse:
     """Bounded whatever the tournaments' sizes: a summary of two featured tournaments and links on."""
-    bracket = selectors.tournament_featured(elimination=True)
-    table = selectors.tournament_featured(elimination=False)
+    lists = selectors.home_lists()  # cached: the same for every visitor
+    bracket, table = lists.featured_bracket, lists.featured_table
     context = {
         "featured_bracket": tournament_featured_context(bracket) if bracket else None,
         "featured_table": tournament_featured_context(table) if table else None,
-        "tournaments_running": selectors.tournaments_with_counts(status=Tournament.Status.RUNNING, limit=6),
-        "tournaments_recent": selectors.tournaments_with_counts(status=Tournament.Status.FINISHED, limit=3),
-        "running_matches": selectors.matches_recent(status=Match.Status.IN_PROGRESS, limit=6),
-        "finished_matches": selectors.matches_recent(status=Match.Status.FINISHED, limit=6),
-        "latest_logs": selectors.logs_latest_verified(limit=8),
+        "tournaments_running": lists.tournaments_running,
+        "tournaments_recent": lists.tournaments_recent,
+        "running_matches": lists.running_matches,
+        "finished_matches": lists.finished_matches,
+        "latest_logs": lists.latest_logs,
     }
     return render(request, "web/home.html", context)
 

@@ -8,6 +8,7 @@
 """
 
 from ..selectors import AnyUser
+from .bulk import match_create_bulk as match_create_bulk  # a tournament's round in a few statements
 from .corrections import match_annul, match_correct
 from .games import (
     GAME_MATCH_PLAYERS,

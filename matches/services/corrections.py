@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from speedsite.errors import Conflict, Invalid, NotFound
+from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, ResultChange
 from ..selectors import AnyUser
@@ -121,4 +122,5 @@ def match_annul(*, match_id: int, correction_id: int, made_by: AnyUser = None, r
         after=_match_state(match),
         source={"correction": correction_id},
     )
+    site_lists_changed()
     return match

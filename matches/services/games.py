@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from speedsite.errors import Conflict, Invalid, NotAllowed
+from speedsite.site_cache import site_lists_changed
 
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
@@ -90,7 +91,8 @@ def game_record_change(
     reason: str = "",
     source: dict[str, Any] | None = None,
 ) -> ResultChange:
-    """Keep one change of a game's result in its match's history."""
+    """Keep one change of a game's result in its match's history (and outdate the site's lists)."""
+    site_lists_changed()
     return ResultChange.objects.create(
         match_id=game.match_id,
         game=game,

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed
+from speedsite.site_cache import site_lists_changed
 
 from ..listeners import match_finished_notify
 from ..models import Game, Match, Player
@@ -197,6 +198,7 @@ def match_create(
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
     Game.objects.create(match=match, number=1)
+    site_lists_changed()
     return match
 
 

@@ -30,6 +30,7 @@ from matches.services import (
 )
 from replays.engine import ENGINE_VERSION, Verdict, verify_bytes
 from speedsite.db import statement_pipeline
+from speedsite.site_cache import site_lists_changed
 
 from ..evidence import game_log_claims, log_claim
 from ..hot_path import game_write, log_load_for_verification, log_write_verdict
@@ -142,6 +143,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
                 winner_seat=log.winner_seat,
             )
         _game_apply_logs(game=log.game, log=log, has_others=has_others, games=games, submitter=loaded.submitter)
+        site_lists_changed()  # the latest replays, and a claim or a result the hot path wrote in SQL
         return log
 
 

@@ -33,7 +33,9 @@ class BracketFormat(TournamentFormat):
         """The tournament's bracket from its options and seeded entrants (pure and cached)."""
 
     def open(self, run: Run) -> None:
-        bracket_rows_create(run.tournament, self.bracket(run.tournament, run.seeded))
+        bracket = self.bracket(run.tournament, run.seeded)
+        # Filled and with their matches at once; the `advance` that follows then changes nothing.
+        bracket_rows_create(run.tournament, bracket, advance(bracket, {}), run.players)
 
     def advance(self, run: Run) -> None:
         state = advance(self.bracket(run.tournament, run.seeded), bracket_results(run.pairings))

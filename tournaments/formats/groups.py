@@ -34,7 +34,7 @@ from tournaments.standings import StandingsRow
 
 from ..corrections import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, tournament_finish
+from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, pairings_create, tournament_finish
 from .base import GroupTable, TournamentFormat
 from .registry import register
 from .round_robin import schedule_rows
@@ -91,20 +91,22 @@ class GroupsThenPlayoffs(TournamentFormat):
     # --- Pairing and advancing ------------------------------------------------------
 
     def open(self, run: Run) -> None:
-        tournament = run.tournament
+        tournament, players = run.tournament, run.players
         rows: list[TournamentMatch] = []
         for number, schedule in enumerate(self._groups(tournament, run.seeded).schedules, start=1):
             rows += schedule_rows(
-                tournament, schedule, run.players, section=self.section, key=lambda tail, n=number: f"G{n}-{tail}"
+                tournament, schedule, players, section=self.section, key=lambda tail, n=number: f"G{n}-{tail}"
             )
-        TournamentMatch.objects.bulk_create(rows)
+        pairings_create(tournament, rows, players)
 
     def advance(self, run: Run) -> None:
         stage = self._stage(run.tournament, run.seeded, run.pairings)
         if not stage.complete:
             return
         bracket = self._playoff(run.tournament, stage)
-        playoff = self._playoff_pairings(run.pairings) or bracket_rows_create(run.tournament, bracket)
+        playoff = self._playoff_pairings(run.pairings) or bracket_rows_create(
+            run.tournament, bracket, advance(bracket, {}), run.players
+        )
         state = advance(bracket, bracket_results(playoff))
         bracket_sync(run.tournament, state, playoff, run.players)
         if state.finished:

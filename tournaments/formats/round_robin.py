@@ -8,7 +8,7 @@ from matches.models import Player
 from tournaments.generators import RoundRobinSchedule, round_robin
 
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, bye_row, pairing_row
+from ..pairings import Run, bye_row, pairing_row, pairings_create
 from .base import TournamentFormat
 from .registry import register
 
@@ -25,9 +25,9 @@ class RoundRobin(TournamentFormat):
 
     def open(self, run: Run) -> None:
         schedule = round_robin(run.seeded, double=run.tournament.double_round_robin)
-        TournamentMatch.objects.bulk_create(
-            schedule_rows(run.tournament, schedule, run.players, section=self.section, key=lambda tail: f"RR{tail}")
-        )
+        players = run.players
+        rows = schedule_rows(run.tournament, schedule, players, section=self.section, key=lambda tail: f"RR{tail}")
+        pairings_create(run.tournament, rows, players)
 
     def advance(self, run: Run) -> None:
         # Pairings of a round robin never depend on results: it ends when every one is settled.

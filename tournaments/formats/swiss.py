@@ -7,7 +7,7 @@ import math
 from tournaments.generators import GeneratorUserError, SwissPlayer, swiss_round
 
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, bye_row, pairing_row
+from ..pairings import Run, bye_row, pairing_row, pairings_create
 from .base import TournamentFormat
 from .registry import register
 
@@ -93,4 +93,4 @@ class Swiss(TournamentFormat):
                     player_id=int(paired.bye),
                 )
             )
-        TournamentMatch.objects.bulk_create(rows)
+        pairings_create(run.tournament, rows, by_id)

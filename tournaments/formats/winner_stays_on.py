@@ -6,7 +6,7 @@ from tournaments.generators import WinnerStaysOnState, winner_stays_on
 
 from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, pairing_row
+from ..pairings import Run, pairing_row, pairings_create
 from .base import TournamentFormat
 from .registry import register
 
@@ -61,7 +61,7 @@ class WinnerStaysOn(TournamentFormat):
             return
         number = state.matches_played + 1
         players = run.players
-        pairing_row(
+        row = pairing_row(
             run.tournament,
             f"M{number}",
             section=self.section,
@@ -69,7 +69,8 @@ class WinnerStaysOn(TournamentFormat):
             position=1,
             one=players[int(upcoming.first)],
             two=players[int(upcoming.second)],
-        ).save()
+        )
+        pairings_create(run.tournament, [row], players)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int

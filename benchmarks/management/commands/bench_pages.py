@@ -30,12 +30,14 @@ import time
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache.backends.redis import RedisCache
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
 from benchmarks.workers import current_database_url
 from matches.models import Game, Match, Player
+from speedsite.site_cache import GENERATION_KEY
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.progress import pairings_advance
 from tournaments.services import tournament_create, tournament_start
@@ -165,6 +167,10 @@ class Command(BaseCommand):
         cache_url = os.environ.get("CACHE_URL") or (
             "redis://127.0.0.1:6379/7" if _redis_answers("redis://127.0.0.1:6379/7") else ""
         )
+        if cache_url:
+            # This process may cache elsewhere (local memory without CACHE_URL), so what it built did
+            # not reach the server's cache: outdate the site lists there (an earlier run's lists, say).
+            RedisCache(cache_url, {}).delete(GENERATION_KEY)
         port = _free_port()
         env = {
             **os.environ,
