@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from matches.models import Match
+from matches.models import Match, Player
 from tournaments.generators import Section, Seeding
 
 
@@ -33,6 +33,7 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
         GROUPS_PLAYOFFS = "groups_playoffs", "Groups then playoffs"
+        TABLES = "tables", "Tables of three and four"
 
     class Status(models.TextChoices):
         SETUP = "setup", "Taking entrants"
@@ -64,6 +65,18 @@ class Tournament(models.Model):
     # Groups then playoffs: how many groups (empty: groups of about four), and how many of each reach the playoff.
     group_count = models.PositiveSmallIntegerField(null=True, blank=True)
     advance_per_group = models.PositiveSmallIntegerField(default=2)
+    # Tables of three and four: rounds before the final table, the final table's size (3 or 4),
+    # each table size's points per place (None: the defaults, 2-1-0 and 3-1-0-0) and ruleset
+    # (full speed-log/1 objects; None before a tables event is created: "three-way", "four-way").
+    table_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_table_size = models.PositiveSmallIntegerField(default=4)
+    points_three = models.JSONField(null=True, blank=True)
+    points_four = models.JSONField(null=True, blank=True)
+    ruleset_three = models.JSONField(null=True, blank=True)
+    ruleset_four = models.JSONField(null=True, blank=True)
+    # A timed tournament (any format): every match it makes counts the cards each seat
+    # plays by this many milliseconds, and the standings rank by them first.
+    time_limit_ms = models.PositiveIntegerField(null=True, blank=True)
     # Whose word decides a game of its matches (copied onto each match it makes):
     # "opponent" waits for the other side's confirmation, "none" lets verified logs
     # decide at once (supervised play); an unconfirmed result stands after
@@ -122,7 +135,8 @@ class TournamentMatch(models.Model):
     """One pairing of a tournament: a bracket slot, a round-robin or Swiss board, or a winner-stays-on match.
 
     `key` names it within the tournament ("W1-3", "L2-1", "GF1", "RR2-1",
-    "S3-4", "S3-bye", "M7", "G2-1-3" for group 2's round 1, board 3). The matches.Match is created once both players
+    "S3-4", "S3-bye", "M7", "G2-1-3" for group 2's round 1, board 3, "T2-3" for
+    round 2's table 3, "F" for the final table). The matches.Match is created once both players
     are known; byes and void bracket matches never get one. `winner` is the
     tournament's result: the match's winner, or an organiser's correction.
     """
@@ -144,6 +158,8 @@ class TournamentMatch(models.Model):
         SWISS = "swiss", "Swiss"
         WINNER_STAYS_ON = "winner_stays_on", "Winner stays on"
         GROUP = "group", "Group stage"
+        TABLES = "tables", "Tables"
+        FINAL_TABLE = "final_table", "Final table"
 
     class Source(models.TextChoices):
         MATCH = "match", "The match's result"
@@ -158,6 +174,11 @@ class TournamentMatch(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     player_one = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     player_two = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # A table of three or four (a "tables" event) fills these seats too, in seat order.
+    player_three = models.ForeignKey(
+        "matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    player_four = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     match = models.OneToOneField(
         "matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_match"
     )
@@ -170,6 +191,12 @@ class TournamentMatch(models.Model):
     games_two = models.PositiveSmallIntegerField(default=0)
     cards_left_one = models.PositiveIntegerField(default=0)
     cards_left_two = models.PositiveIntegerField(default=0)
+    # The same snapshot for a table (one entry per seat; None for two-player formats): the
+    # match's places and series points, and, in a timed tournament (any format), each seat's
+    # cards played within the limits over the counted games.
+    places = models.JSONField(null=True, blank=True)
+    points = models.JSONField(null=True, blank=True)
+    timed = models.JSONField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     # Called to a table: when an organiser marked it underway, and where ("Table 3"), if they said.
     underway_at = models.DateTimeField(null=True, blank=True)
@@ -185,6 +212,43 @@ class TournamentMatch(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}:{self.key}"
+
+    @property
+    def seat_ids(self) -> tuple[int, ...]:
+        """The seated players' ids in seat order (two to four; fewer before a bracket fills)."""
+        return tuple(
+            pk
+            for pk in (self.player_one_id, self.player_two_id, self.player_three_id, self.player_four_id)
+            if pk is not None
+        )
+
+    @property
+    def seats(self) -> list[Player]:
+        """The seated players in seat order (load them with `select_related`), for pages."""
+        return [
+            player
+            for player, pk in (
+                (self.player_one, self.player_one_id),
+                (self.player_two, self.player_two_id),
+                (self.player_three, self.player_three_id),
+                (self.player_four, self.player_four_id),
+            )
+            if pk is not None
+        ]
+
+    @property
+    def seat_results(self) -> list[tuple[Player, int | None, int | None, int | None]]:
+        """Each seat's player, place, points and timed cards (None until decided, or when not recorded)."""
+        places, points, timed = self.places or [], self.points or [], self.timed or []
+        return [
+            (
+                player,
+                places[seat] if seat < len(places) else None,
+                points[seat] if seat < len(points) else None,
+                timed[seat] if seat < len(timed) else None,
+            )
+            for seat, player in enumerate(self.seats)
+        ]
 
 
 class Registration(models.Model):

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from matches.models import Game, Match, Player
-from matches.services import match_create_bulk
+from matches.placings import DEFAULT_POINTS_PER_PLACE, competition_places
+from matches.series import table_scores
+from matches.services import match_create, match_create_bulk
 from replays.models import MatchLog
 from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
 
@@ -51,6 +53,76 @@ class Run:
 
     def all_settled(self, pairings: Iterable[TournamentMatch] | None = None) -> bool:
         return all(pairing.status in SETTLED for pairing in (self.pairings if pairings is None else pairings))
+
+
+def table_match_for(tournament: Tournament, *players: Player) -> Match:
+    """A table's matches.Match (two to four players) with the tournament's series, ruleset and time limit.
+
+    Through `match_create`, one table at a time (a round has a quarter as many
+    tables as players; `match_create_bulk` makes two-player matches only). A
+    table of three or four takes the tournament's ruleset and points per
+    place for its size (`table_setup`).
+    """
+    series = {"best_of" if tournament.series == Match.Series.BEST_OF else "first_to": tournament.series_length}
+    ruleset, points = table_setup(tournament, len(players))
+    return match_create(
+        players=[player.handle for player in players],
+        ruleset=ruleset,
+        created_by=None,
+        confirmation=tournament.confirmation,
+        confirm_within=tournament.confirm_within,
+        points_per_place=points,
+        time_limit_ms=tournament.time_limit_ms,
+        **series,
+    )
+
+
+def table_setup(tournament: Tournament, seats: int) -> tuple[object, list[int] | None]:
+    """The ruleset and points per place a match of `seats` players in this tournament plays with.
+
+    Two seats: the tournament's ruleset, counting games won. Three or four:
+    the tournament's ruleset for that size (the "three-way" and "four-way"
+    presets unless the organiser gave others) and its points per place
+    (None: the defaults of `matches.placings`).
+    """
+    if seats == 2:
+        return tournament.ruleset, None
+    if seats == 3:
+        return tournament.ruleset_three or "three-way", tournament.points_three
+    return tournament.ruleset_four or "four-way", tournament.points_four
+
+
+def table_points(tournament: Tournament, seats: int) -> tuple[int, ...]:
+    """Points per place at a table of `seats` in this tournament.
+
+    A pair (the table of two that five players leave) scores the first and
+    the last place of a table of three: its winner finished first, its loser last.
+    """
+    if seats == 2:
+        three = table_points(tournament, 3)
+        return (three[0], three[-1])
+    own = tournament.points_three if seats == 3 else tournament.points_four
+    return tuple(own) if own else DEFAULT_POINTS_PER_PLACE[seats]
+
+
+def table_row(
+    tournament: Tournament, key: str, *, section: str, round_number: int, position: int, players: list[Player]
+) -> TournamentMatch:
+    """A ready table of two to four players (seat order as given) with its match."""
+    seats = [*players, None, None][:4]
+    return TournamentMatch(
+        tournament=tournament,
+        key=key,
+        bracket=section,
+        round=round_number,
+        position=position,
+        status=TournamentMatch.Status.READY,
+        player_one=seats[0],
+        player_two=seats[1],
+        player_three=seats[2],
+        player_four=seats[3],
+        match=table_match_for(tournament, *players),
+    )
 
 
 def pairing_row(
@@ -107,6 +179,7 @@ def matches_attach(tournament: Tournament, pairings: Iterable[TournamentMatch], 
         created_by=None,
         confirmation=tournament.confirmation,
         confirm_within=tournament.confirm_within,
+        time_limit_ms=tournament.time_limit_ms,
         **series,
     )
     for pairing, match in zip(due, matches, strict=True):
@@ -214,6 +287,81 @@ def match_snapshot(match_id: int, player_one_id: int | None, player_two_id: int 
         loser_id = player_two_id if winner_id == player_one_id else player_one_id
         held[loser_id] += held_by_loser.get(game_id, 0)
     return won[player_one_id], won[player_two_id], held[player_one_id], held[player_two_id]
+
+
+@dataclass(frozen=True)
+class SeatSnapshot:
+    """What a pairing records of its decided match per seat: places and points (tables), timed cards."""
+
+    places: list[int] | None
+    points: list[int] | None
+    timed: list[int] | None
+
+
+def seat_snapshot(
+    match_id: int, seat_ids: tuple[int, ...], *, points_per_place: tuple[int, ...] | None, timed: bool
+) -> SeatSnapshot:
+    """A table's places and points, and a timed match's cards in time, from its counted games (one query).
+
+    With `points_per_place` (a tables event), each decided game's places earn
+    points, and the match's places follow from them as its series ranks them
+    (points, then first places, then the latest game's places): the winner
+    is alone in first place. A two-player game's places come from its winner.
+    With `timed`, each seat's timed scores over the decided games are summed.
+    """
+    rows = list(
+        Game.objects.filter(match_id=match_id, status=Game.Status.DECIDED)
+        .order_by("number")
+        .values_list("number", "places", "winner_id", "timed_scores")
+    )
+    places = points = None
+    if points_per_place is not None:
+        games = [
+            (number, Game.Status.DECIDED, game_places or _places_from_winner(seat_ids, winner_id))
+            for number, game_places, winner_id, _scores in rows
+        ]
+        scores = table_scores(games, seats=len(seat_ids), points_per_place=points_per_place)
+        points = [score.points for score in scores]
+        places = list(competition_places([(-score.points, -score.firsts, *score.recent_places) for score in scores]))
+    cards = None
+    if timed:
+        cards = [0] * len(seat_ids)
+        for _number, _places, _winner, scores_ in rows:
+            for seat, count in enumerate(scores_ or ()):
+                cards[seat] += count
+    return SeatSnapshot(places, points, cards)
+
+
+#: The pairing fields a decided match's snapshot fills (`pairing_snapshot`).
+SNAPSHOT_FIELDS = ("games_one", "games_two", "cards_left_one", "cards_left_two", "places", "points", "timed")
+
+
+def pairing_snapshot(
+    tournament: Tournament, pairing: TournamentMatch, points_per_place: tuple[int, ...] | None
+) -> dict[str, object]:
+    """Every snapshot field of a pairing whose match is decided, as its games now stand.
+
+    Two-player pairings record games and cards as always (nothing more unless
+    the tournament is timed); a table (`points_per_place` given by its format)
+    records places and points per seat; a timed tournament, cards in time per seat.
+    """
+    assert pairing.match_id is not None
+    seats = pairing.seat_ids
+    fields: dict[str, object] = dict.fromkeys(SNAPSHOT_FIELDS[:4], 0) | dict.fromkeys(SNAPSHOT_FIELDS[4:])
+    if len(seats) == 2:
+        snapshot = match_snapshot(pairing.match_id, seats[0], seats[1])
+        fields |= dict(zip(SNAPSHOT_FIELDS[:4], snapshot, strict=True))
+    timed = tournament.time_limit_ms is not None
+    if points_per_place is not None or timed:
+        seat = seat_snapshot(pairing.match_id, seats, points_per_place=points_per_place, timed=timed)
+        fields |= {"places": seat.places, "points": seat.points, "timed": seat.timed}
+    return fields
+
+
+def _places_from_winner(seat_ids: tuple[int, ...], winner_id: int | None) -> list[int] | None:
+    if winner_id is None:
+        return None
+    return [1 if pk == winner_id else 2 for pk in seat_ids]
 
 
 def _player_id(entrant: object) -> int | None:

@@ -43,7 +43,7 @@ def pairing_list(
 ) -> QuerySet[TournamentMatch]:
     """Pairings with their players and winner, in play order (one query)."""
     pairings = TournamentMatch.objects.filter(tournament=tournament).select_related(
-        "player_one", "player_two", "winner"
+        "player_one", "player_two", "player_three", "player_four", "winner"
     )
     if round_number is not None:
         pairings = pairings.filter(round=round_number)
@@ -107,6 +107,7 @@ def _standings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> Standi
     # Named tuples, not model instances: a 1,024-player Swiss has over 5,000 pairings.
     pairings = TournamentMatch.objects.filter(tournament=tournament).values_list(
         "status",
+        "bracket",
         "player_one_id",
         "player_two_id",
         "winner_id",
@@ -114,6 +115,11 @@ def _standings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> Standi
         "games_two",
         "cards_left_one",
         "cards_left_two",
+        "player_three_id",
+        "player_four_id",
+        "places",
+        "points",
+        "timed",
         named=True,
     )
     table = fmt.table(tournament, pairings, [entrant.player_id for entrant in entrants])

@@ -19,7 +19,7 @@ from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, Player
 from ..selectors import AnyUser, user_is_organiser, user_player
-from .matches import ruleset_resolve, series_resolve
+from .matches import ruleset_resolve, series_resolve, time_limit_resolve
 
 
 @transaction.atomic
@@ -32,6 +32,7 @@ def match_create_bulk(
     created_by: AnyUser = None,
     confirmation: str = Match.Confirmation.OPPONENT,
     confirm_within: int | None = None,
+    time_limit_ms: int | None = None,
 ) -> list[Match]:
     """A match for each pair of (saved) players, each with its first game open, in the pairs' order.
 
@@ -48,6 +49,7 @@ def match_create_bulk(
     # As match_create resolves them for two players (two seats never make teams).
     resolved, name = ruleset_resolve(ruleset, seats=2, teams_allowed=True)
     series, length = series_resolve(best_of=best_of, first_to=first_to, seats=2)
+    limit = time_limit_resolve(time_limit_ms, resolved)
     if not pairs:
         return []
     creator = created_by if created_by is not None and created_by.is_authenticated else None
@@ -58,7 +60,7 @@ def match_create_bulk(
             player_three=None,
             player_four=None,
             points_per_place=None,  # two players count games won
-            time_limit_ms=None,  # untimed: tournaments play no timed rounds
+            time_limit_ms=limit,  # a timed tournament's rounds
             ruleset=resolved.to_json(),  # a dict of its own for each row, as match_create's
             ruleset_name=name,
             series=series,

@@ -76,6 +76,54 @@ class TournamentCreateInput(serializers.Serializer):
         max_value=INT_MAX,
         help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
+    table_rounds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=SMALL_MAX,
+        help_text="tables: rounds at tables before the final table (empty: 3).",
+    )
+    final_table_size = serializers.IntegerField(
+        required=False,
+        default=4,
+        min_value=3,
+        max_value=4,
+        help_text="tables: how many of the top of the standings play the final table (3 or 4).",
+    )
+    points_three = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=100),
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=3,
+        max_length=3,
+        help_text="tables: the points each place of a game at a table of three earns, best first (default [2, 1, 0]).",
+    )
+    points_four = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=100),
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=4,
+        max_length=4,
+        help_text="tables: the points each place at a table of four earns, best first (default [3, 1, 0, 0]).",
+    )
+    ruleset_three = NameOrObjectField(
+        required=False, default="three-way", help_text="tables: the ruleset of a table of three (3 seats)."
+    )
+    ruleset_four = NameOrObjectField(
+        required=False, default="four-way", help_text="tables: the ruleset of a table of four (4 seats)."
+    )
+    time_limit_ms = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1000,
+        max_value=3_600_000,
+        help_text="Any format: every match is a timed round (cards played by this many milliseconds), "
+        "and the standings rank by cards played within the limits first.",
+    )
 
 
 class EntrantAddInput(serializers.Serializer):
@@ -143,6 +191,13 @@ class TournamentOutput(serializers.ModelSerializer):
             "advance_per_group",
             "confirmation",
             "confirm_within",
+            "table_rounds",
+            "final_table_size",
+            "points_three",
+            "points_four",
+            "ruleset_three",
+            "ruleset_four",
+            "time_limit_ms",
             "entrant_count",
             "created_at",
             "started_at",
@@ -175,17 +230,49 @@ class PairingOutput(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
     winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
     match_id = serializers.IntegerField(allow_null=True, read_only=True)
+    places = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="A table: each seat's place in its match (1 is best), in the order of players; null otherwise.",
+    )
+    points = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="A table: each seat's points (points per place over its games), in the order of players.",
+    )
+    timed = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="A timed tournament: each seat's cards played within the limits, in the order of players.",
+    )
 
     class Meta:
         model = TournamentMatch
-        fields = ["match", "bracket", "round", "position", "status", "players", "winner", "result_source", "match_id"]
+        fields = [
+            "match",
+            "bracket",
+            "round",
+            "position",
+            "status",
+            "players",
+            "winner",
+            "result_source",
+            "match_id",
+            "places",
+            "points",
+            "timed",
+        ]
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField(allow_null=True)))
     def get_players(self, pairing: TournamentMatch) -> list[str | None]:
-        return [
-            pairing.player_one.handle if pairing.player_one else None,
-            pairing.player_two.handle if pairing.player_two else None,
-        ]
+        """The seats in order: two (None while a bracket slot waits), or three or four at a table."""
+        seats = [pairing.player_one, pairing.player_two]
+        if pairing.player_three_id is not None:
+            seats += [pairing.player_three, pairing.player_four] if pairing.player_four_id else [pairing.player_three]
+        return [player.handle if player else None for player in seats]
 
 
 class StandingsRowOutput(serializers.Serializer):

@@ -11,7 +11,7 @@ from .base import GroupTable, PairingResult, TournamentFormat
 from .registry import FORMATS, UnknownFormatError, format_choices, format_for, register
 
 # Imported for their registrations, in the order the forms and the API list them.
-from . import elimination, round_robin, swiss, winner_stays_on, groups  # noqa: F401  isort: skip
+from . import elimination, round_robin, swiss, winner_stays_on, groups, tables  # noqa: F401  isort: skip
 
 __all__ = [
     "FORMATS",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from tournaments.generators import Bracket, Placing
-from tournaments.standings import MatchRecord, StandingsRow, compute_standings
+from tournaments.standings import MatchRecord, StandingsRow, TableRecord, compute_standings
 
 from ..models import Entrant, Tournament, TournamentMatch
 from ..pairings import Run, tournament_finish
@@ -24,10 +24,15 @@ if TYPE_CHECKING:
     from ..corrections import CorrectionContext, PlannedChange
 
 
+#: The standings metric a timed tournament ranks by first.
+TIMED_METRIC = "timed_cards"
+
+
 class PairingResult(Protocol):
     """What a standings record needs from a pairing: a model row, or a named `values_list` row."""
 
     status: str
+    bracket: str
     player_one_id: int | None
     player_two_id: int | None
     winner_id: int | None
@@ -35,6 +40,11 @@ class PairingResult(Protocol):
     games_two: int
     cards_left_one: int
     cards_left_two: int
+    player_three_id: int | None
+    player_four_id: int | None
+    places: list[int] | None
+    points: list[int] | None
+    timed: list[int] | None
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,10 @@ class TournamentFormat(ABC):
     rounds_title: ClassVar[str] = "Rounds"
     #: The `Tournament` option fields the format reads (the others are ignored).
     options: ClassVar[tuple[str, ...]] = ()
+    #: Its pairings seat tables of three or four (the pages draw seats, places and points).
+    tables: ClassVar[bool] = False
+    #: The key of a pairing the page features on its own (a tables event's final table), if any.
+    final_key: ClassVar[str | None] = None
 
     # --- Starting and advancing (the tournament row locked) -------------------------
 
@@ -95,12 +109,47 @@ class TournamentFormat(ABC):
     # --- Standings ------------------------------------------------------------------
 
     def tie_breaks(self, tournament: Tournament) -> list[str]:
-        return list(tournament.tie_breaks) or list(self.default_tie_breaks)
+        """The organiser's tie-breaks, else the format's; a timed tournament ranks by cards in time first."""
+        keys = list(tournament.tie_breaks) or list(self.default_tie_breaks)
+        if tournament.time_limit_ms is not None:
+            keys = [TIMED_METRIC, *(key for key in keys if key != TIMED_METRIC)]
+        return keys
 
-    def match_records(self, pairings: Iterable[PairingResult]) -> list[MatchRecord]:
-        """Plain records of the decided pairings (and byes, where they count), for the standings metrics."""
-        records: list[MatchRecord] = []
+    def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
+        """Points per place at a table of `seats` (None: the format's pairings count wins, not places)."""
+        return None
+
+    def match_records(self, pairings: Iterable[PairingResult]) -> list[MatchRecord | TableRecord]:
+        """Plain records of the decided pairings (and byes, where they count), for the standings metrics.
+
+        A pairing with places (a table) becomes a `TableRecord`; a two-player
+        pairing of a timed tournament carries its cards in time.
+        """
+        records: list[MatchRecord | TableRecord] = []
         for pairing in pairings:
+            if pairing.places is not None and pairing.status == TournamentMatch.Status.DECIDED:
+                if pairing.winner_id is None or pairing.points is None:
+                    continue
+                players = tuple(
+                    pk
+                    for pk in (
+                        pairing.player_one_id,
+                        pairing.player_two_id,
+                        pairing.player_three_id,
+                        pairing.player_four_id,
+                    )
+                    if pk is not None
+                )
+                records.append(
+                    TableRecord(
+                        players=players,
+                        places=tuple(pairing.places),
+                        points=tuple(pairing.points),
+                        winner=pairing.winner_id,
+                        timed=tuple(pairing.timed or ()),
+                    )
+                )
+                continue
             if pairing.winner_id is None or pairing.player_one_id is None:
                 continue
             if pairing.status == TournamentMatch.Status.BYE:
@@ -115,6 +164,7 @@ class TournamentFormat(ABC):
                     winner=pairing.winner_id,
                     games_won=(pairing.games_one, pairing.games_two),
                     cards_left=(pairing.cards_left_one, pairing.cards_left_two),
+                    timed=(pairing.timed[0], pairing.timed[1]) if pairing.timed else (0, 0),
                 )
             )
         return records

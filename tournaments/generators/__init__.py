@@ -14,6 +14,7 @@ from .round_robin import RoundRobinSchedule, ScheduledRound, berger_table, round
 from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
 from .single_elimination import single_elimination
 from .swiss import SwissPlayer, SwissRound, swiss_round
+from .tables import Table, first_round, repeats, standing_round, table_sizes
 from .winner_stays_on import WinnerStaysOnState, WinsRow, winner_stays_on
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "SlotRef",
     "SwissPlayer",
     "SwissRound",
+    "Table",
     "WinnerOf",
     "WinnerStaysOnState",
     "WinsRow",
@@ -49,13 +51,17 @@ __all__ = [
     "bracket_lines",
     "bracket_size",
     "double_elimination",
+    "first_round",
     "group_stage",
     "plan_correction",
     "plan_reseed",
     "playoff_seeds",
+    "repeats",
     "round_robin",
     "single_elimination",
     "standard_seed_order",
+    "standing_round",
     "swiss_round",
+    "table_sizes",
     "winner_stays_on",
 ]

@@ -14,9 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Match
+from tournaments.formats import format_for
 
 from ..models import TournamentMatch
-from ..pairings import match_snapshot
+from ..pairings import SNAPSHOT_FIELDS, pairing_snapshot
 from ..progress import pairings_advance
 from .common import tournament_lock
 from .ratings import ratings_record_match
@@ -40,23 +41,12 @@ def tournament_match_decided(*, match: Match) -> None:
     pairing = TournamentMatch.objects.filter(match_id=match.pk).first()
     if pairing is None or pairing.status != TournamentMatch.Status.READY or match.winner_id is None:
         return
-    games_one, games_two, cards_one, cards_two = match_snapshot(match.pk, pairing.player_one_id, pairing.player_two_id)
+    points = format_for(tournament.format).table_points(tournament, len(pairing.seat_ids))
+    for name, value in pairing_snapshot(tournament, pairing, points).items():
+        setattr(pairing, name, value)
     pairing.winner_id = match.winner_id
     pairing.status = TournamentMatch.Status.DECIDED
     pairing.result_source = TournamentMatch.Source.MATCH
-    pairing.games_one, pairing.games_two = games_one, games_two
-    pairing.cards_left_one, pairing.cards_left_two = cards_one, cards_two
     pairing.decided_at = timezone.now()
-    pairing.save(
-        update_fields=[
-            "winner",
-            "status",
-            "result_source",
-            "games_one",
-            "games_two",
-            "cards_left_one",
-            "cards_left_two",
-            "decided_at",
-        ]
-    )
+    pairing.save(update_fields=["winner", "status", "result_source", *SNAPSHOT_FIELDS, "decided_at"])
     pairings_advance(tournament)

@@ -54,9 +54,9 @@ def pairing_correct(
     if target.status != TournamentMatch.Status.DECIDED:
         raise Invalid(f"Match {key} is {target.get_status_display().lower()}; only decided results can be corrected.")
     new_winner = context.player_id(winner)
-    if new_winner is None or new_winner not in (target.player_one_id, target.player_two_id):
-        one, two = context.handle(target.player_one_id), context.handle(target.player_two_id)
-        raise Invalid(f"{winner!r} did not play in match {key} ({one} v {two}).", extra={"field": "winner"})
+    if new_winner is None or new_winner not in target.seat_ids:
+        seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
+        raise Invalid(f"{winner!r} did not play in match {key} ({seated}).", extra={"field": "winner"})
 
     with organiser_fixable():
         planned = format_for(tournament.format).plan_correction(context, target, new_winner)

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
+from matches.services.matches import points_resolve, time_limit_resolve
 from speedsite.errors import Invalid
 from tournaments.formats import UnknownFormatError, format_for
 from tournaments.generators import Seeding
@@ -37,6 +38,7 @@ def _at_least_one(**options: int | None) -> None:
         "max_matches": "Winner stays on needs at least one match.",
         "group_count": "Groups then playoffs needs at least one group.",
         "advance_per_group": "At least one player of each group advances.",
+        "table_rounds": "A tables tournament plays at least one round before its final table.",
     }
     for name, value in options.items():
         if value is not None and value < 1:
@@ -68,10 +70,21 @@ def tournament_create(
     advance_per_group: int = 2,
     confirmation: str = Match.Confirmation.OPPONENT,
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
+    table_rounds: int | None = None,
+    final_table_size: int = 4,
+    points_three: object = None,
+    points_four: object = None,
+    ruleset_three: object = None,
+    ruleset_four: object = None,
+    time_limit_ms: int | None = None,
 ) -> Tournament:
     """A tournament taking entrants. Organisers only.
 
     Every option is stored; only the ones of the tournament's format are read.
+    A tables tournament resolves a ruleset per table size (`ruleset_three`,
+    default "three-way"; `ruleset_four`, default "four-way"; `ruleset` for the
+    pair five players leave) and points per place per size (None: 2-1-0,
+    3-1-0-0). `time_limit_ms` makes every match a timed round (any format).
     """
     require_organiser(user)
     try:
@@ -83,8 +96,16 @@ def tournament_create(
     if seeding == Seeding.RANDOM and rng_seed is None:
         raise Invalid("Random seeding needs an rng_seed, so the draw can be reproduced.")
     _at_least_one(
-        swiss_rounds=swiss_rounds, max_matches=max_matches, group_count=group_count, advance_per_group=advance_per_group
+        swiss_rounds=swiss_rounds,
+        max_matches=max_matches,
+        group_count=group_count,
+        advance_per_group=advance_per_group,
+        table_rounds=table_rounds,
     )
+    if final_table_size not in (3, 4):
+        raise Invalid(
+            f"The final table seats 3 or 4 players, not {final_table_size}.", extra={"field": "final_table_size"}
+        )
     if confirmation not in Match.Confirmation.values:
         raise Invalid(
             f"Unknown confirmation {confirmation!r}; use one of {', '.join(Match.Confirmation.values)}.",
@@ -94,8 +115,23 @@ def tournament_create(
         raise Invalid(
             "confirm_within is a number of seconds (at least 1), or null for never.", extra={"field": "confirm_within"}
         )
-    series, length = series_resolve(best_of=best_of, first_to=first_to)
+    tables = format_for(format).tables
+    # A table's best of may be even (its points decide); a two-player format's must be odd.
+    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=3 if tables else 2)
     resolved, ruleset_name = ruleset_resolve(ruleset)
+    time_limit_resolve(time_limit_ms, resolved)
+    table_options: dict[str, object] = {}
+    if tables:
+        three, _ = ruleset_resolve(ruleset_three or "three-way", seats=3)
+        four, _ = ruleset_resolve(ruleset_four or "four-way", seats=4)
+        for table_ruleset in (three, four):
+            time_limit_resolve(time_limit_ms, table_ruleset)
+        table_options = {
+            "ruleset_three": three.to_json(),
+            "ruleset_four": four.to_json(),
+            "points_three": points_resolve(points_three, seats=3) if points_three is not None else None,
+            "points_four": points_resolve(points_four, seats=4) if points_four is not None else None,
+        }
     return Tournament.objects.create(
         name=name.strip() or "Tournament",
         format=format,
@@ -115,6 +151,10 @@ def tournament_create(
         advance_per_group=advance_per_group,
         confirmation=confirmation,
         confirm_within=confirm_within,
+        table_rounds=table_rounds,
+        final_table_size=final_table_size,
+        time_limit_ms=time_limit_ms,
+        **table_options,
         created_by=user if user is not None and user.is_authenticated else None,
     )
 

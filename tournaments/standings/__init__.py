@@ -1,7 +1,7 @@
 """Standings: match records in, ranked rows out, by a registry of tie-break metrics. Pure Python."""
 
 from .metrics import METRICS, Metric, ResultsTable, metric_for, register
-from .records import MatchRecord
+from .records import MatchRecord, TableRecord
 from .table import StandingsRow, compute_standings
 
 __all__ = [
@@ -10,6 +10,7 @@ __all__ = [
     "Metric",
     "ResultsTable",
     "StandingsRow",
+    "TableRecord",
     "compute_standings",
     "metric_for",
     "register",

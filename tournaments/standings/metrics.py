@@ -16,7 +16,10 @@ from typing import ClassVar, TypeVar
 
 from tournaments.generators.entrants import EntrantId
 
-from .records import MatchRecord
+from .records import MatchRecord, TableRecord
+
+Record = MatchRecord | TableRecord
+"""What standings are computed from: a two-player match (or a bye), or a table of two to four."""
 
 
 @dataclass
@@ -26,6 +29,8 @@ class _Totals:
     games_won_in_play: int = 0
     games_played: int = 0
     card_margin: int = 0
+    table_points: int = 0
+    timed_cards: int = 0
     opponents: list[EntrantId] = field(default_factory=list)
     beaten: list[EntrantId] = field(default_factory=list)
 
@@ -33,7 +38,7 @@ class _Totals:
 class ResultsTable:
     """Per-player totals from the records, built once and shared by every metric."""
 
-    def __init__(self, records: Iterable[MatchRecord], players: Sequence[EntrantId] = ()) -> None:
+    def __init__(self, records: Iterable[Record], players: Sequence[EntrantId] = ()) -> None:
         self._totals: dict[EntrantId, _Totals] = {player: _Totals() for player in players}
         self._wins_against: dict[tuple[EntrantId, EntrantId], int] = defaultdict(int)
         for record in records:
@@ -44,7 +49,10 @@ class ResultsTable:
         """Everyone in the table: the given players in order, then others as first seen."""
         return list(self._totals)
 
-    def _add(self, record: MatchRecord) -> None:
+    def _add(self, record: Record) -> None:
+        if isinstance(record, TableRecord):
+            self._add_table(record)
+            return
         first, second = record.players
         first_totals = self._totals.setdefault(first, _Totals())
         if record.bye or second is None:
@@ -64,6 +72,22 @@ class ResultsTable:
             totals.games_played += sum(record.games_won)
             # Cards the opponent was left holding count for you, yours against you.
             totals.card_margin += record.cards_left[1 - index] - record.cards_left[index]
+            totals.timed_cards += record.timed[index]
+
+    def _add_table(self, record: TableRecord) -> None:
+        """A table: points and timed cards to each seat; everyone placed above another has beaten them."""
+        seats = [self._totals.setdefault(player, _Totals()) for player in record.players]
+        self._totals[record.winner].match_wins += 1
+        for index, (player, totals) in enumerate(zip(record.players, seats, strict=True)):
+            totals.table_points += record.points[index]
+            totals.timed_cards += record.timed[index] if record.timed else 0
+            for other_index, other in enumerate(record.players):
+                if other == player:
+                    continue
+                totals.opponents.append(other)
+                if record.places[index] < record.places[other_index]:
+                    totals.beaten.append(other)
+                    self._wins_against[(player, other)] += 1
 
     def totals(self, player: EntrantId) -> _Totals:
         return self._totals[player]
@@ -155,8 +179,30 @@ class CardMargin(Metric):
 
 
 @register
+class TablePoints(Metric):
+    """Points by place at the tables of a tables event (each game's place earns the table's points per place)."""
+
+    key = "table_points"
+    label = "Table points"
+
+    def values(self, table: ResultsTable, players: Sequence[EntrantId]) -> dict[EntrantId, float]:
+        return {player: table.totals(player).table_points for player in players}
+
+
+@register
+class TimedCards(Metric):
+    """Cards played within the time limits, over the counted games of timed matches (verified logs only)."""
+
+    key = "timed_cards"
+    label = "Cards in time"
+
+    def values(self, table: ResultsTable, players: Sequence[EntrantId]) -> dict[EntrantId, float]:
+        return {player: table.totals(player).timed_cards for player in players}
+
+
+@register
 class HeadToHead(Metric):
-    """Wins against the other players still tied with you on every earlier key."""
+    """Wins against the other players still tied with you on every earlier key (at a table: finishing above them)."""
 
     key = "head_to_head"
     label = "Head to head"

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from tournaments.generators.entrants import EntrantId
 
-from .metrics import ResultsTable, metric_for
-from .records import MatchRecord
+from .metrics import Record, ResultsTable, metric_for
 
 
 @dataclass(frozen=True)
@@ -21,7 +20,7 @@ class StandingsRow:
 
 
 def compute_standings(
-    records: Iterable[MatchRecord], tie_breaks: Sequence[str], *, players: Sequence[EntrantId] = ()
+    records: Iterable[Record], tie_breaks: Sequence[str], *, players: Sequence[EntrantId] = ()
 ) -> list[StandingsRow]:
     """Rank everyone in `players` and in `records` by `tie_breaks`, in order.
 

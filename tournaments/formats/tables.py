@@ -1,0 +1,165 @@
+"""Tables of three and four: rounds at tables scored by points per place, then a final table.
+
+Each round seats everyone at tables of 4 and 3 (`tournaments.generators.tables`:
+as many 4s as possible; five players sit 3 + 2; fewer than three cannot
+play). Round 1 is drawn by seed in a snake; later rounds by standing, in
+blocks, avoiding repeat table-mates. Every table is one `matches.Match` of its
+size: a table of three plays the tournament's `ruleset_three` ("three-way"
+unless the organiser chose another three-seat ruleset), a table of four its
+`ruleset_four` ("four-way"), the pair of a five-player round the tournament's
+two-player `ruleset`. A ruleset per size, because one ruleset seats one number
+of players and a round mixes sizes.
+
+Each game's places earn the table's points per place (the tournament's
+`points_three` / `points_four`, by default 2-1-0 and 3-1-0-0; a pair scores a
+table of three's first and last: 2 and 0). The standings rank by these
+"table points", then tables won (`match_wins`), then head to head (finishing
+above the other at a shared table); a timed tournament ranks by cards played
+within the limits first. After `table_rounds` rounds the top
+`final_table_size` (3 or 4, never more than the field) play the final table,
+whose places (its match's own standings) are the top places; everyone else is
+placed by the standings of the rounds, after them. The final's points do not
+enter the standings of the rounds: they decide only the top places.
+
+A corrected table result is refused: a table's result is its places, not one
+winner, and re-seating the rounds after it is not supported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from matches.models import Match
+from tournaments.generators import GeneratorUserError, Table, first_round, standing_round, table_sizes
+from tournaments.standings import StandingsRow, compute_standings
+
+from ..corrections import CorrectionContext, PlannedChange
+from ..models import Tournament, TournamentMatch
+from ..pairings import Run, table_points, table_row
+from .base import PairingResult, TournamentFormat
+from .registry import register
+
+#: Rounds before the final table when the organiser does not say.
+DEFAULT_TABLE_ROUNDS = 3
+#: The final table's key.
+FINAL = "F"
+
+
+@register
+class Tables(TournamentFormat):
+    key = "tables"
+    label = "Tables of three and four"
+    default_tie_breaks = ("table_points", "match_wins", "head_to_head")
+    section = TournamentMatch.Bracket.TABLES
+    options = ("table_rounds", "final_table_size")
+    tables = True
+    final_key = FINAL
+
+    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
+        sizes = table_sizes(entrant_count)  # refuses fewer than three
+        tournament.table_rounds = tournament.table_rounds or DEFAULT_TABLE_ROUNDS
+        if tournament.final_table_size not in (3, 4):
+            raise GeneratorUserError(f"The final table seats 3 or 4 players, not {tournament.final_table_size}.")
+        if 2 in sizes and tournament.series == Match.Series.BEST_OF and tournament.series_length % 2 == 0:
+            raise GeneratorUserError(
+                f"With {entrant_count} players one table is a pair, whose best of must be odd: "
+                f"use best of {tournament.series_length + 1}, or first to."
+            )
+
+    def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
+        return table_points(tournament, seats)
+
+    # --- Pairing -----------------------------------------------------------------
+
+    def open(self, run: Run) -> None:
+        self._seat(run, 1, first_round(run.seeded))
+
+    def advance(self, run: Run) -> None:
+        final = next((pairing for pairing in run.pairings if pairing.key == FINAL), None)
+        if final is not None:
+            if run.all_settled([final]):
+                self.finish_by_standings(run)
+            return
+        current = max(pairing.round for pairing in run.pairings)
+        if not run.all_settled(pairing for pairing in run.pairings if pairing.round == current):
+            return
+        rounds = run.tournament.table_rounds or DEFAULT_TABLE_ROUNDS
+        ranked = [int(row.player) for row in self.table(run.tournament, run.pairings, run.seeded)]
+        if current < rounds:
+            met: dict[int, set[int]] = {player: set() for player in ranked}
+            for pairing in run.pairings:
+                for player in pairing.seat_ids:
+                    met[player].update(other for other in pairing.seat_ids if other != player)
+            self._seat(run, current + 1, standing_round(ranked, met))
+            return
+        finalists = ranked[: min(run.tournament.final_table_size, len(ranked))]
+        table_row(
+            run.tournament,
+            FINAL,
+            section=TournamentMatch.Bracket.FINAL_TABLE,
+            round_number=rounds + 1,
+            position=1,
+            players=[run.players[player] for player in finalists],
+        ).save()
+
+    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> None:
+        players = run.players
+        TournamentMatch.objects.bulk_create(
+            table_row(
+                run.tournament,
+                f"T{round_number}-{number}",
+                section=self.section,
+                round_number=round_number,
+                position=number,
+                players=[players[int(player)] for player in table],
+            )
+            for number, table in enumerate(tables, start=1)
+        )
+
+    def plan_correction(
+        self, context: CorrectionContext, target: TournamentMatch, new_winner: int
+    ) -> list[PlannedChange]:
+        raise GeneratorUserError(
+            "A table's result is its places, not one winner, and the rounds after it were seated from it: "
+            "correcting a result of a tables tournament is not supported. Settle each game's places on its "
+            "match page before the round ends."
+        )
+
+    # --- Standings ---------------------------------------------------------------
+
+    def table(
+        self, tournament: Tournament, pairings: Iterable[PairingResult], players: Sequence[int]
+    ) -> list[StandingsRow]:
+        """The standings of the rounds; once the final table is decided, its places first."""
+        rows = list(pairings)
+        rounds = [pairing for pairing in rows if pairing.bracket != TournamentMatch.Bracket.FINAL_TABLE]
+        standings = compute_standings(self.match_records(rounds), self.tie_breaks(tournament), players=players)
+        final = next(
+            (
+                pairing
+                for pairing in rows
+                if pairing.bracket == TournamentMatch.Bracket.FINAL_TABLE
+                and pairing.status == TournamentMatch.Status.DECIDED
+                and pairing.places
+            ),
+            None,
+        )
+        if final is None:
+            return standings
+        assert final.places is not None
+        seats = [
+            pk
+            for pk in (final.player_one_id, final.player_two_id, final.player_three_id, final.player_four_id)
+            if pk is not None
+        ]
+        final_place = dict(zip(seats, final.places, strict=True))
+        by_player = {row.player: row for row in standings}
+        top = sorted(seats, key=lambda pk: (final_place[pk], standings.index(by_player[pk])))
+        placed = [StandingsRow(final_place[pk], pk, by_player[pk].values) for pk in top]
+        rest = [row for row in standings if row.player not in final_place]
+        ahead = Counter(row.rank for row in rest)
+        for row in rest:
+            better = sum(count for rank, count in ahead.items() if rank < row.rank)
+            placed.append(StandingsRow(len(top) + better + 1, row.player, row.values))
+        return placed
