@@ -47,7 +47,7 @@ class TestRoles:
         assert response.status_code == 400
         assert response.json() == {
             "message": "unknown tie-break 'elo'; known: buchholz, card_margin, game_win_pct, game_wins, "
-            "head_to_head, match_wins, sonneborn_berger",
+            "head_to_head, match_wins, sonneborn_berger, table_points, timed_cards",
             "extra": {"field": "tie_breaks"},
         }
         assert client_for(organiser).get("/api/tournaments/999999/").status_code == 404

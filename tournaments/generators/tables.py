@@ -9,9 +9,11 @@ The first round is drawn by seed in a snake (seeds 1..T to tables 1..T, then
 back T..1, skipping full tables), so every table gets a spread of strength.
 Later rounds seat by standing, best first, in blocks (the leaders together at
 table 1), avoiding repeat table-mates: the first seating in standing order
-with no two players who already shared a table, found by a bounded
-depth-first search; when none exists (or the search runs out of budget) each
-table takes, in standing order, the players who add the fewest repeats.
+with no two players who already shared a table, else with one such pair,
+then two, ... up to the repeats of a greedy seating (each table in turn takes,
+in standing order, the players who add the fewest repeats), by a depth-first
+search within one budget for the round: a small field gets the fewest
+repeats possible; past the budget the best seating found so far stands.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from .entrants import EntrantId, GeneratorUserError, require_distinct
 
 #: Smallest number of players a tables event can seat.
 MIN_TABLE_PLAYERS = 3
-#: Nodes the repeat-free search may visit before it settles for fewest repeats (ample for hundreds of players).
-SEARCH_BUDGET = 20_000
+#: Nodes the searches of one round may visit in all before the greedy seating stands (about a second at most).
+SEARCH_BUDGET = 200_000
 
 Table = tuple[EntrantId, ...]
 """The players of one table in seat order."""
@@ -63,17 +65,23 @@ def repeats(tables: Sequence[Table], met: Mapping[EntrantId, Set[EntrantId]]) ->
 
 
 def standing_round(ranked: Sequence[EntrantId], met: Mapping[EntrantId, Set[EntrantId]]) -> list[Table]:
-    """A later round: tables in blocks by standing (`ranked`, best first), avoiding repeat table-mates.
+    """A later round: tables in blocks by standing (`ranked`, best first), with the fewest repeat table-mates.
 
     `met` maps a player to everyone they have shared a table with. Seats at a
     table follow the standing. Pure and deterministic.
     """
     players = require_distinct(ranked, minimum=MIN_TABLE_PLAYERS)
     sizes = table_sizes(len(players))
-    found = _repeat_free(list(players), sizes, met)
-    if found is not None:
-        return found
-    return _fewest_repeats(list(players), sizes, met)
+    greedy = _fewest_repeats(list(players), sizes, met)
+    budget = [SEARCH_BUDGET]
+    # Fewer repeats than the greedy seating, 0 first; the first found is the fewest (within the budget).
+    for allowed in range(repeats(greedy, met)):
+        found = _search(list(players), sizes, met, allowed, budget)
+        if found is not None:
+            return found
+        if budget[0] <= 0:
+            break
+    return greedy
 
 
 def _clash(player: EntrantId, others: Sequence[EntrantId], met: Mapping[EntrantId, Set[EntrantId]]) -> int:
@@ -81,48 +89,53 @@ def _clash(player: EntrantId, others: Sequence[EntrantId], met: Mapping[EntrantI
     return sum(1 for other in others if other in seen)
 
 
-def _repeat_free(
-    players: list[EntrantId], sizes: list[int], met: Mapping[EntrantId, Set[EntrantId]]
+def _search(
+    players: list[EntrantId],
+    sizes: list[int],
+    met: Mapping[EntrantId, Set[EntrantId]],
+    allowed: int,
+    budget: list[int],
 ) -> list[Table] | None:
-    """The first repeat-free seating in standing order, or None (none exists, or the budget ran out)."""
-    budget = [SEARCH_BUDGET]
+    """The first seating in standing order with at most `allowed` repeats, or None (none, or out of budget).
+
+    Depth first: the best player left heads the next table (of any size still
+    to fill), joined by the best players left whose repeats stay within `allowed`.
+    """
     rank = {player: index for index, player in enumerate(players)}
 
     def members(
-        anchor: EntrantId, pool: list[EntrantId], needed: int, chosen: tuple[EntrantId, ...]
-    ) -> Iterator[tuple[EntrantId, ...]]:
+        table: tuple[EntrantId, ...], pool: list[EntrantId], needed: int, spare: int
+    ) -> Iterator[tuple[tuple[EntrantId, ...], int]]:
         if needed == 0:
-            yield chosen
+            yield table, spare
             return
         for index, candidate in enumerate(pool):
             if budget[0] <= 0:
                 return
             budget[0] -= 1
-            if _clash(candidate, (anchor, *chosen), met):
-                continue
-            yield from members(anchor, pool[index + 1 :], needed - 1, (*chosen, candidate))
+            clash = _clash(candidate, table, met)
+            if clash <= spare:
+                yield from members((*table, candidate), pool[index + 1 :], needed - 1, spare - clash)
 
-    def seat(remaining: list[EntrantId], sizes_left: list[int]) -> list[Table] | None:
+    def seat(remaining: list[EntrantId], sizes_left: list[int], spare: int) -> list[Table] | None:
         if not remaining:
             return []
-        anchor, rest = remaining[0], remaining[1:]
-        # The best player left sits at the next table; any size still to fill may be theirs.
         for size in dict.fromkeys(sizes_left):
-            for others in members(anchor, rest, size - 1, ()):
-                left = [player for player in rest if player not in others]
+            for table, left_spare in members((remaining[0],), remaining[1:], size - 1, spare):
+                left = [player for player in remaining if player not in table]
                 sizes_after = list(sizes_left)
                 sizes_after.remove(size)
-                tail = seat(left, sizes_after)
+                tail = seat(left, sizes_after, left_spare)
                 if tail is not None:
-                    return [(anchor, *sorted(others, key=rank.__getitem__)), *tail]
+                    return [table, *tail]
                 if budget[0] <= 0:
                     return None
         return None
 
-    found = seat(players, sizes)
+    found = seat(players, sizes, allowed)
     if found is None:
         return None
-    # Tables as the sizes list them (largest first), each block kept in standing order.
+    # Tables as the sizes list them (largest first), each block in standing order.
     return sorted(found, key=lambda table: (-len(table), rank[table[0]]))
 
 
