@@ -183,3 +183,19 @@ def ready(tournament: Tournament) -> list[TournamentMatch]:
         .select_related("player_one", "player_two")
         .order_by("id")
     )
+
+
+def play_table(organiser: AbstractBaseUser, pairing: TournamentMatch, order: list[Player]) -> None:
+    """Decide a table's match by an organiser setting each game's places: `order` first to last, every game."""
+    assert pairing.match_id is not None, f"{pairing.key} has no match yet"
+    places = {seated.handle: place for place, seated in enumerate(order, start=1)}
+    while True:
+        match = Match.objects.get(pk=pairing.match_id)
+        if match.status == Match.Status.FINISHED:
+            return
+        game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
+        assert game is not None
+        if match.is_table:
+            game_set_result(game=game, user=organiser, winner=None, places=places)
+        else:
+            game_set_result(game=game, user=organiser, winner=order[0].handle)

@@ -80,6 +80,8 @@ def pairing_name(pairing: PairingLike, shape: SectionShape | None = None) -> str
         return "Third-place match"
     if section == "winner_stays_on":
         return f"Match {pairing.round}"
+    if section == "final_table":
+        return "Final table"
     where = "bye" if pairing.status == "bye" else f"table {pairing.position}"
     if section == "group":
         group = pairing.key.split("-", 1)[0].removeprefix("G")

@@ -19,6 +19,7 @@ from django.db.models.functions import RowNumber
 from django.http import QueryDict
 from django.urls import reverse
 
+from matches.services import ruleset_resolve
 from tournaments.cache import tournament_cached, tournament_generation
 from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
@@ -421,6 +422,10 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "played": summary.decided > 0,
         "round_noun": fmt.round_noun,
         "rounds_title": fmt.rounds_title,
+        # A tables event draws each table's seats; a timed one shows cards in time too.
+        "tables": fmt.tables,
+        "timed": tournament.time_limit_ms is not None,
+        "table_rulesets": table_rulesets(tournament) if fmt.tables else "",
         "sorts": [(key, query_with(params, sort=key, page=1)) for key in STANDINGS_SORTS],
         "standings": sliced.standings,
         "standings_pager": pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count),
@@ -460,6 +465,7 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         .order_by("seed")[start : start + ENTRANTS_PER_PAGE]
     )
     context |= {
+        "final_table": final_table(loader) if fmt.final_key else None,
         "rounds": rounds.rounds if rounds else [],
         "rounds_page": rounds,
         "names": (rounds.names if rounds else {}) | lists["names"],
@@ -471,6 +477,25 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "entrants_pager": entrants_pager,
     }
     return context
+
+
+def final_table(loader: PageLoader) -> TournamentMatch | None:
+    """The format's featured pairing (a tables event's final table) with its seats, once drawn (cached)."""
+    key = format_for(loader.tournament.format).final_key
+
+    def load() -> TournamentMatch | None:
+        return pairing_list(tournament=loader.tournament).filter(key=key).first()
+
+    return tournament_cached(tournament_id=loader.tournament.pk, name="final-table", compute=load)
+
+
+def table_rulesets(tournament: Tournament) -> str:
+    """What a tables event plays at its tables of three and four, in words ("three-way, four-way")."""
+    names = []
+    for ruleset, seats in ((tournament.ruleset_three, 3), (tournament.ruleset_four, 4)):
+        name = ruleset_resolve(ruleset, seats=seats)[1] if ruleset else ""
+        names.append(f"{name or 'custom'} at {seats}")
+    return ", ".join(names)
 
 
 def sliced_offset(params: QueryDict, name: str, per_page: int) -> int:
