@@ -14,7 +14,8 @@ from them and stored, and so checked here:
   team's first seat, both partners first), and, for a game its evidence
   decided (logs, players' reports, a claim that stood), a result that
   evidence names;
-- a tournament pairing's recorded result (winner, games each, cards left) and
+- a tournament pairing's recorded result (winner, games each, cards left; a
+  table's places and points and a timed event's cards in time, per seat) and
   that its match is the one being played;
 - a tournament's pairings, status and final places (its format advanced again,
   in a savepoint rolled back at once: the audit writes nothing);
@@ -36,8 +37,9 @@ from matches.models import Game, Match, Player, ResultChange
 from matches.placings import DEFAULT_POINTS_PER_PLACE, check_places, sole_winner, team_places
 from matches.series import SeriesStep, series_step, table_series_step
 from matches.services.games import game_claims
+from tournaments.formats import format_for
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
-from tournaments.pairings import match_snapshot
+from tournaments.pairings import SNAPSHOT_FIELDS, pairing_snapshot
 from tournaments.progress import pairings_advance
 from tournaments.selectors import ratings_from_scratch
 
@@ -242,12 +244,12 @@ def _pairings(handles: dict[int, str]) -> Checked:
         match = pairing.match
         assert match is not None
         record = f"{pairing.tournament.name} {pairing.key} (match {match.pk})"
-        if (pairing.player_one_id, pairing.player_two_id) != (match.player_one_id, match.player_two_id):
+        if pairing.seat_ids != match.player_ids:
             yield Difference(
                 record,
                 "players",
-                [_handle(handles, pairing.player_one_id), _handle(handles, pairing.player_two_id)],
-                [_handle(handles, match.player_one_id), _handle(handles, match.player_two_id)],
+                [_handle(handles, pk) for pk in pairing.seat_ids],
+                [_handle(handles, pk) for pk in match.player_ids],
             )
         if match.status == Match.Status.ANNULLED:
             yield Difference(record, "match", "annulled", "a match that counts (an annulled one is detached)")
@@ -258,13 +260,12 @@ def _pairings(handles: dict[int, str]) -> Checked:
                 yield Difference(
                     record, "winner", _handle(handles, pairing.winner_id), _handle(handles, match.winner_id)
                 )
-            stored = (pairing.games_one, pairing.games_two, pairing.cards_left_one, pairing.cards_left_two)
-            expected = match_snapshot(match.pk, pairing.player_one_id, pairing.player_two_id)
-            for field, was, should in zip(
-                ("games_one", "games_two", "cards_left_one", "cards_left_two"), stored, expected, strict=True
-            ):
-                if was != should:
-                    yield Difference(record, field, was, should)
+            tournament = pairing.tournament
+            points = format_for(tournament.format).table_points(tournament, len(pairing.seat_ids))
+            expected = pairing_snapshot(tournament, pairing, points)
+            for field in SNAPSHOT_FIELDS:
+                if getattr(pairing, field) != expected[field]:
+                    yield Difference(record, field, getattr(pairing, field), expected[field])
         elif pairing.status == TournamentMatch.Status.READY:
             if match.status != Match.Status.IN_PROGRESS:
                 yield Difference(record, "status", pairing.status, f"decided: its match is {match.status}")
@@ -284,10 +285,20 @@ def _tournament_state(tournament_id: int) -> dict[str, Any]:
             )
         },
         "pairings": {
-            key: (status, one, two, winner, match_id is not None, source)
-            for key, status, one, two, winner, match_id, source in TournamentMatch.objects.filter(
+            key: (status, one, two, winner, match_id is not None, source, three, four)
+            for key, status, one, two, winner, match_id, source, three, four in TournamentMatch.objects.filter(
                 tournament_id=tournament_id
-            ).values_list("key", "status", "player_one_id", "player_two_id", "winner_id", "match_id", "result_source")
+            ).values_list(
+                "key",
+                "status",
+                "player_one_id",
+                "player_two_id",
+                "winner_id",
+                "match_id",
+                "result_source",
+                "player_three_id",
+                "player_four_id",
+            )
         },
     }
 
@@ -318,7 +329,16 @@ def _tournament_differences(
         was, should = stored["places"].get(player_id), expected["places"].get(player_id)
         if was != should:
             yield Difference(name, f"place of {_handle(handles, player_id)}", was, should)
-    fields = ("status", "player_one", "player_two", "winner", "has a match", "result_source")
+    fields = (
+        "status",
+        "player_one",
+        "player_two",
+        "winner",
+        "has a match",
+        "result_source",
+        "player_three",
+        "player_four",
+    )
     for key in sorted(stored["pairings"].keys() | expected["pairings"].keys()):
         was, should = stored["pairings"].get(key), expected["pairings"].get(key)
         if was is None or should is None:
@@ -326,7 +346,7 @@ def _tournament_differences(
             continue
         for index, field in enumerate(fields):
             if was[index] != should[index]:
-                show = _handle if field in ("player_one", "player_two", "winner") else (lambda _h, value: value)
+                show = _handle if field.startswith("player_") or field == "winner" else (lambda _h, value: value)
                 yield Difference(f"{name} {key}", field, show(handles, was[index]), show(handles, should[index]))
 
 

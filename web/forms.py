@@ -87,6 +87,9 @@ FORMAT_DESCRIPTIONS = {
     "swiss": "A set number of rounds; each round pairs players with the same score who have not met yet.",
     "winner_stays_on": "The winner keeps the table and the loser joins the back of the queue.",
     "groups_playoffs": "Round-robin groups, then the best of each group play a knockout bracket.",
+    "tables": "Rounds at tables of four and three (three-way and four-way Speed), seated by seed and then by "
+    "standing; each game's places earn points (3-1-0-0 at four, 2-1-0 at three), and the top of the standings "
+    "play a final table.",
 }
 
 
@@ -126,6 +129,24 @@ class TournamentForm(forms.Form):
     advance_per_group = forms.IntegerField(
         required=False, min_value=1, initial=2, label="Advance per group", help_text="To the playoff."
     )
+    table_rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=99,
+        label="Rounds at tables",
+        help_text="Before the final table; empty: 3.",
+    )
+    final_table_size = forms.TypedChoiceField(
+        choices=[(4, "Four"), (3, "Three")], coerce=int, initial=4, label="Final table", required=False
+    )
+    time_limit_seconds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=3600,
+        label="Timed rounds (seconds)",
+        help_text="Empty: ordinary races. Set: each game scores the cards played by then, and the standings "
+        "rank by them first.",
+    )
 
     #: The options every format reads, shown whatever the format is.
     OPTION_FIELDS = (
@@ -138,6 +159,8 @@ class TournamentForm(forms.Form):
         "max_matches",
         "group_count",
         "advance_per_group",
+        "table_rounds",
+        "final_table_size",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -174,6 +197,9 @@ class TournamentForm(forms.Form):
             "max_matches": data["max_matches"],
             "group_count": data["group_count"],
             "advance_per_group": data["advance_per_group"] or 2,
+            "table_rounds": data["table_rounds"],
+            "final_table_size": data["final_table_size"] or 4,
+            "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
         }
 
 

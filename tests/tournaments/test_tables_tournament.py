@@ -214,3 +214,19 @@ def test_five_players_sit_three_and_two_and_fewer_than_three_are_refused(client_
     assert pair["ruleset_name"] == "speed" and pair["points_per_place"] is None
     three = api(client, "get", f"/api/matches/{tables[0]['match_id']}/")
     assert three["ruleset_name"] == "three-way" and three["points_per_place"] == [2, 1, 0]
+
+
+def test_correcting_a_tables_result_is_refused_with_the_reason(client_for, organiser):
+    from tests.factories import make_tournament, play_table, ready  # noqa: PLC0415
+    from tournaments.models import TournamentMatch  # noqa: PLC0415
+
+    players = make_players(4, prefix="k")
+    tournament = make_tournament(organiser, players, format="tables", table_rounds=2)
+    (table,) = ready(tournament)
+    play_table(organiser, table, players)
+    response = client_for(organiser).post(
+        f"/api/tournaments/{tournament.pk}/matches/T1-1/correct/", {"winner": "k02", "dry_run": True}, format="json"
+    )
+    assert response.status_code == 400
+    assert "correcting a result of a tables tournament is not supported" in response.json()["message"]
+    assert TournamentMatch.objects.get(tournament=tournament, key="T1-1").winner_id == players[0].pk

@@ -145,3 +145,44 @@ def test_ratings_recompute_from_scratch_restores_tampered_ratings(records):
     ratings_recompute()
     status, out = audit()
     assert status == 0, out
+
+
+class TestTables:
+    """A finished tables tournament (a timed one) audits clean; a table's points or a final place edited is named."""
+
+    @pytest.fixture
+    def tables(self, organiser: Any) -> Tournament:
+        from tests.factories import play_table  # noqa: PLC0415
+
+        tournament = make_tournament(
+            organiser, make_players(7, prefix="tb"), format="tables", table_rounds=2, time_limit_ms=60_000
+        )
+        while tournament.status != Tournament.Status.FINISHED:
+            for pairing in ready(tournament):
+                row = TournamentMatch.objects.select_related(
+                    "player_one", "player_two", "player_three", "player_four"
+                ).get(pk=pairing.pk)
+                play_table(organiser, row, list(reversed(row.seats)))
+            tournament.refresh_from_db()
+        return tournament
+
+    def test_clean(self, tables: Tournament) -> None:
+        status, out = audit()
+        assert status == 0, out
+        assert TournamentMatch.objects.filter(tournament=tables, key="F", status="decided").exists()
+
+    def test_a_tables_points_edited_by_hand_are_named(self, tables: Tournament) -> None:
+        pairing = TournamentMatch.objects.get(tournament=tables, key="T1-1")
+        assert pairing.points is not None and pairing.timed == [0] * len(pairing.seat_ids)
+        TournamentMatch.objects.filter(pk=pairing.pk).update(points=[9, 9, 9, 9])
+        status, out = audit()
+        assert status == 1
+        assert f"T1-1 (match {pairing.match_id}): points is [9, 9, 9, 9], expected {pairing.points}" in out
+
+    def test_a_final_place_edited_by_hand_is_named(self, tables: Tournament) -> None:
+        winner = Entrant.objects.select_related("player").get(tournament=tables, place=1)
+        Entrant.objects.filter(pk=winner.pk).update(place=7, place_to=7)
+        status, out = audit()
+        assert status == 1
+        assert f"place of {winner.player.handle} is (7, 7), expected (1, 1)" in out
+        assert "1 difference(s)" in out

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_tournament, make_user, play_table, player, ready
+from tests.factories import PASSWORD, make_tournament, make_user, play_table, player, ready
 from tournaments.models import Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -100,3 +100,27 @@ def test_a_tables_tournament_page_in_the_browser(page: Any, live_server: Any, sh
         page.locator("[data-role=final-table] tr.is-winner th").inner_text()
     )
     shot(page, "tournament-tables-finished")
+
+
+def test_an_organiser_creates_a_timed_tables_tournament_from_the_page(client: Client, organiser: Any) -> None:
+    client.login(username="orga", password=PASSWORD)
+    page = client.get("/organise/tournaments/new/").content.decode()
+    assert 'value="tables"' in page and "Rounds at tables" in page
+    response = client.post(
+        "/organise/tournaments/new/",
+        {
+            "name": "Table night",
+            "format": "tables",
+            "series": "best_of",
+            "series_length": 1,
+            "ruleset": "speed",
+            "seeding": "standard",
+            "table_rounds": 4,
+            "final_table_size": 3,
+            "time_limit_seconds": 90,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    made = Tournament.objects.get(name="Table night")
+    assert (made.format, made.table_rounds, made.final_table_size, made.time_limit_ms) == ("tables", 4, 3, 90_000)
+    assert (made.ruleset_three or {}).get("players") == 3 and (made.ruleset_four or {}).get("players") == 4
