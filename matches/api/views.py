@@ -73,7 +73,8 @@ class MatchListCreateApi(APIView):
         operation_id="matches_list",
         responses=paginated(MatchOutput),
         parameters=[
-            OpenApiParameter("status", str, enum=Match.Status.values),
+            # Empty is no filter (as a filter form sends it), so the schema lists it too.
+            OpenApiParameter("status", str, enum=[*Match.Status.values, ""], description="Empty: every status."),
             OpenApiParameter("player", str, description="A player's handle"),
             *PAGE_PARAMETERS,
         ],

@@ -14,8 +14,8 @@ import pytest
 
 from matches.placings import race_places
 from replays.engine import verify_bytes
-from tests.factories import body, make_players, won_log
-from tournaments.models import Entrant, Tournament
+from tests.factories import body, make_players, make_tournament, play_table, ready, won_log
+from tournaments.models import Entrant, Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db
 
@@ -217,9 +217,6 @@ def test_five_players_sit_three_and_two_and_fewer_than_three_are_refused(client_
 
 
 def test_correcting_a_tables_result_is_refused_with_the_reason(client_for, organiser):
-    from tests.factories import make_tournament, play_table, ready  # noqa: PLC0415
-    from tournaments.models import TournamentMatch  # noqa: PLC0415
-
     players = make_players(4, prefix="k")
     tournament = make_tournament(organiser, players, format="tables", table_rounds=2)
     (table,) = ready(tournament)

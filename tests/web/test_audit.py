@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 
 from matches.models import Game, Match
 from matches.services import game_set_result
-from tests.factories import make_match, make_players, make_tournament, play, ready
+from tests.factories import make_match, make_players, make_tournament, play, play_table, ready
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.services import pairing_correct
 from tournaments.services.ratings import ratings_recompute, ratings_record_match
@@ -152,8 +152,6 @@ class TestTables:
 
     @pytest.fixture
     def tables(self, organiser: Any) -> Tournament:
-        from tests.factories import play_table  # noqa: PLC0415
-
         tournament = make_tournament(
             organiser, make_players(7, prefix="tb"), format="tables", table_rounds=2, time_limit_ms=60_000
         )

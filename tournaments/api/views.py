@@ -79,9 +79,10 @@ class TournamentListCreateApi(APIView):
         operation_id="tournaments_list",
         responses=paginated(TournamentOutput),
         parameters=[
-            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            # Empty is no filter (`_choice`), so the schema lists it too.
+            OpenApiParameter("status", str, enum=[*Tournament.Status.values, ""], description="Empty: every status."),
             # Not `format`: DRF and OpenAPI tools read that name as the response's format.
-            OpenApiParameter("tournament_format", str, enum=list(FORMATS)),
+            OpenApiParameter("tournament_format", str, enum=[*FORMATS, ""], description="Empty: every format."),
             *PAGE_PARAMETERS,
         ],
     )
