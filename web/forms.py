@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.conf import settings
@@ -12,8 +12,21 @@ from django.db.models import QuerySet
 from matches.models import Game
 from tournaments.formats import FORMATS, format_choices
 
+from .points import PointsField
 from .seats import players_title
 from .site_selectors import games_grouped
+
+
+class ServiceErrors(forms.Form):
+    """A form a service's errors come back to, each shown by the field it names (`Invalid.extra["field"]`)."""
+
+    #: A service's field name -> this form's field, where they differ.
+    SERVICE_FIELDS: ClassVar[dict[str, str]] = {}
+
+    def add_service_error(self, field: str | None, message: str) -> None:
+        """By the field the service named, or above the form when it named none of this form's."""
+        name = self.SERVICE_FIELDS.get(field or "", field)
+        self.add_error(name if name in self.fields else None, message)
 
 
 class GameChoiceField(forms.ModelChoiceField):
@@ -72,6 +85,16 @@ def _ruleset_choices() -> list[tuple[str, str]]:
     return [(name, name.replace("-", " ").capitalize()) for name in PRESETS if PRESETS[name].players == 2]
 
 
+def _table_ruleset_choices(seats: int) -> list[tuple[str, str]]:
+    from replays.engine import PRESETS  # noqa: PLC0415
+
+    return [
+        (name, name.replace("-", " ").capitalize())
+        for name, ruleset in PRESETS.items()
+        if ruleset.players == seats and not ruleset.teams  # a tournament seats players, not teams
+    ]
+
+
 def _metric_choices() -> list[tuple[str, str]]:
     from tournaments.standings import METRICS, metric_for  # noqa: PLC0415
 
@@ -93,8 +116,15 @@ FORMAT_DESCRIPTIONS = {
 }
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(ServiceErrors):
     """A new tournament; `tournaments.services.tournament_create` checks the combination."""
+
+    SERVICE_FIELDS: ClassVar[dict[str, str]] = {
+        "best_of": "series_length",
+        "first_to": "series_length",
+        "time_limit_ms": "time_limit_seconds",
+        "tie_breaks": "tie_break_1",
+    }
 
     name = forms.CharField(max_length=120)
     description = forms.CharField(
@@ -139,6 +169,26 @@ class TournamentForm(forms.Form):
     final_table_size = forms.TypedChoiceField(
         choices=[(4, "Four"), (3, "Three")], coerce=int, initial=4, label="Final table", required=False
     )
+    ruleset_four = forms.ChoiceField(
+        choices=lambda: _table_ruleset_choices(4), initial="four-way", required=False, label="Ruleset at four"
+    )
+    points_four = PointsField(
+        required=False,
+        max_length=40,
+        label="Points at four",
+        help_text="Per place, best first. Empty: 3-1-0-0.",
+        widget=forms.TextInput(attrs={"placeholder": "3-1-0-0", "inputmode": "numeric"}),
+    )
+    ruleset_three = forms.ChoiceField(
+        choices=lambda: _table_ruleset_choices(3), initial="three-way", required=False, label="Ruleset at three"
+    )
+    points_three = PointsField(
+        required=False,
+        max_length=40,
+        label="Points at three",
+        help_text="Per place, best first. Empty: 2-1-0.",
+        widget=forms.TextInput(attrs={"placeholder": "2-1-0", "inputmode": "numeric"}),
+    )
     time_limit_seconds = forms.IntegerField(
         required=False,
         min_value=1,
@@ -162,6 +212,8 @@ class TournamentForm(forms.Form):
         "table_rounds",
         "final_table_size",
     )
+    #: The options of formats played at tables: a ruleset and points per place for each table size.
+    TABLE_FIELDS = ("ruleset_four", "points_four", "ruleset_three", "points_three")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -169,10 +221,13 @@ class TournamentForm(forms.Form):
         for name in self.OPTION_FIELDS:
             used_by = [key for key, fmt in FORMATS.items() if name in fmt.options]
             self.fields[name].widget.attrs["data-formats"] = " ".join(used_by)
+        tables = " ".join(key for key, fmt in FORMATS.items() if fmt.tables)
+        for name in self.TABLE_FIELDS:
+            self.fields[name].widget.attrs["data-formats"] = tables
         self.fields["format"].widget.attrs["data-role"] = "format"
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.OPTION_FIELDS]
+        return [self[name] for name in (*self.OPTION_FIELDS, *self.TABLE_FIELDS)]
 
     def format_descriptions(self) -> list[tuple[str, str]]:
         return [(key, FORMAT_DESCRIPTIONS.get(key, "")) for key in FORMATS]
@@ -200,6 +255,10 @@ class TournamentForm(forms.Form):
             "table_rounds": data["table_rounds"],
             "final_table_size": data["final_table_size"] or 4,
             "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
+            "ruleset_three": data["ruleset_three"] or None,
+            "ruleset_four": data["ruleset_four"] or None,
+            "points_three": data["points_three"],
+            "points_four": data["points_four"],
         }
 
 

@@ -91,7 +91,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = tournament_create_described(user=request.user, **form.service_kwargs())
         except ApplicationError as exc:
-            form.add_error(None, exc.message)
+            form.add_service_error(exc.extra.get("field"), exc.message)
         else:
             messages.success(request, f"{tournament.name} is taking entrants.")
             return redirect("web:organise_tournament", tournament_id=tournament.pk)

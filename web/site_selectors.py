@@ -89,6 +89,15 @@ def games_grouped(*, games: QuerySet[Game]) -> list[SubmissionGroup]:
     return [SubmissionGroup(" · ".join(part for part in key if part), items) for key, items in groups.items()]
 
 
+#: Handles the new-match page suggests at most (typing any other handle still works).
+HANDLE_SUGGESTIONS = 500
+
+
+def player_handles(*, limit: int = HANDLE_SUGGESTIONS) -> list[str]:
+    """Handles to suggest in the new-match page's seats, alphabetical (one query, bounded)."""
+    return list(Player.objects.order_by("handle").values_list("handle", flat=True)[:limit])
+
+
 def players_without_login(*, player_ids: Iterable[int]) -> set[int]:
     """Which of these players cannot log in yet (no password chosen): they claim their account by invite (one query)."""
     return set(

@@ -4,7 +4,7 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import accounts, organise, solitaire, views
+from . import accounts, new_match, organise, solitaire, views
 
 site_patterns = [
     path("tournaments/", views.tournament_list, name="tournament_list"),
@@ -13,6 +13,7 @@ site_patterns = [
     path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="tournament_join"),
     path("players/", views.player_list_view, name="player_list"),
     path("players/<str:handle>/", views.player_detail, name="player_detail"),
+    path("matches/new/", new_match.match_new, name="match_new"),
     path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
     path("games/<int:game_id>/report/", views.game_report_view, name="game_report"),
     path("games/<int:game_id>/confirm/", views.game_confirm_view, name="game_confirm"),

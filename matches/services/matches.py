@@ -127,13 +127,15 @@ def series_resolve(*, best_of: int | None, first_to: int | None, seats: int = 2)
         raise Invalid("Give exactly one of best_of (e.g. 3) or first_to (e.g. 2).")
     length = best_of if best_of is not None else first_to
     assert length is not None
+    field = {"field": "best_of" if best_of is not None else "first_to"}  # a form shows it by the length
     if not 1 <= length <= MAX_SERIES_LENGTH:
-        raise Invalid(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.")
+        raise Invalid(f"The series length must be from 1 to {MAX_SERIES_LENGTH}, not {length}.", extra=field)
     if best_of is not None:
         if best_of % 2 == 0 and seats == 2:
             raise Invalid(
                 f"best_of must be odd so that a match always has a winner ({best_of - 1} or {best_of + 1}); "
-                "use first_to for other lengths."
+                "use first_to for other lengths.",
+                extra=field,
             )
         return Match.Series.BEST_OF, best_of
     return Match.Series.FIRST_TO, length
@@ -177,6 +179,7 @@ def match_create(
         if me is None or me not in seated:
             raise NotAllowed(
                 "Players can only create matches they play in; ask an organiser for other matches.",
+                extra={"field": "players"},
             )
     resolved, name = ruleset_resolve(ruleset, seats=len(seated), teams_allowed=True)
     sides = len(resolved.teams) or len(seated)

@@ -136,4 +136,20 @@
     format.addEventListener("change", showFormat);
     showFormat();
   }
+
+  /* ---------- New match: points and time limit only where the chosen ruleset reads them ---------- */
+  var ruleset = document.querySelector("select[data-role=ruleset]");
+  if (ruleset) {
+    var showRuleset = function () {
+      document.querySelectorAll("[data-rulesets]").forEach(function (input) {
+        var field = input.closest(".field") || input;
+        var used = (input.getAttribute("data-rulesets") || "").split(" ").indexOf(ruleset.value) !== -1;
+        field.hidden = !used;
+        // A hidden field is not sent: a value typed under another ruleset would be refused for this one.
+        input.disabled = !used;
+      });
+    };
+    ruleset.addEventListener("change", showRuleset);
+    showRuleset();
+  }
 })();

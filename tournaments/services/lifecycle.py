@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +44,15 @@ def _at_least_one(**options: int | None) -> None:
     for name, value in options.items():
         if value is not None and value < 1:
             raise Invalid(messages[name], extra={"field": name})
+
+
+@contextmanager
+def _as_field(name: str) -> Iterator[None]:
+    """A table size's option is checked by the match rules, whose errors name the match's field: name this one."""
+    try:
+        yield
+    except Invalid as exc:
+        raise Invalid(exc.message, extra={**exc.extra, "field": name}) from exc
 
 
 #: Seconds an unconfirmed result waits for the opponent before it stands (15 minutes).
@@ -122,15 +132,21 @@ def tournament_create(
     time_limit_resolve(time_limit_ms, resolved)
     table_options: dict[str, object] = {}
     if tables:
-        three, _ = ruleset_resolve(ruleset_three or "three-way", seats=3)
-        four, _ = ruleset_resolve(ruleset_four or "four-way", seats=4)
-        for table_ruleset in (three, four):
-            time_limit_resolve(time_limit_ms, table_ruleset)
+        with _as_field("ruleset_three"):
+            three, _ = ruleset_resolve(ruleset_three or "three-way", seats=3)
+            time_limit_resolve(time_limit_ms, three)
+        with _as_field("ruleset_four"):
+            four, _ = ruleset_resolve(ruleset_four or "four-way", seats=4)
+            time_limit_resolve(time_limit_ms, four)
+        with _as_field("points_three"):
+            resolved_three = points_resolve(points_three, seats=3) if points_three is not None else None
+        with _as_field("points_four"):
+            resolved_four = points_resolve(points_four, seats=4) if points_four is not None else None
         table_options = {
             "ruleset_three": three.to_json(),
             "ruleset_four": four.to_json(),
-            "points_three": points_resolve(points_three, seats=3) if points_three is not None else None,
-            "points_four": points_resolve(points_four, seats=4) if points_four is not None else None,
+            "points_three": resolved_three,
+            "points_four": resolved_four,
         }
     return Tournament.objects.create(
         name=name.strip() or "Tournament",
