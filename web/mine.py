@@ -6,8 +6,9 @@ Each function is a fixed number of queries and a bounded number of rows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations, product
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 
 from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, AnyUser, user_player
@@ -38,17 +39,49 @@ def games_waiting_for_log(*, player: Player) -> QuerySet[Game]:
     return games
 
 
+def _partner_claimed(player: Player) -> Q:
+    """Team Speed games whose claim came from the player's partner: only the other team confirms those.
+
+    A team is a list of seats in `Match.ruleset["teams"]` (the preset pairs
+    seats 0 and 2, a custom ruleset any two), so for each pair of seats the
+    player may sit in one and the claimer in the other, and the pair is a team
+    when one of the ruleset's teams holds both seats. That is JSON equality with
+    each way the ruleset can list that split (teams and their seats in either
+    order): plain JSON equality, which SQLite (the demo) runs too.
+    """
+    query = Q()
+    for pair in combinations(range(len(MATCH_PLAYERS)), 2):
+        rest = tuple(seat for seat in range(len(MATCH_PLAYERS)) if seat not in pair)
+        listings = [
+            list(teams)
+            for one, two in ((pair, rest), (rest, pair))
+            for teams in product((list(one), list(one)[::-1]), (list(two), list(two)[::-1]))
+        ]
+        for mine, theirs in (pair, pair[::-1]):
+            query |= Q(
+                **{f"match__{MATCH_PLAYERS[mine]}": player},
+                claimed_by_id=F(f"match__{MATCH_PLAYERS[theirs]}_id"),
+                match__ruleset__teams__in=listings,
+            )
+    return query
+
+
 def games_waiting_for_confirmation(*, player: Player) -> QuerySet[Game]:
     """Results another player claimed that the player is to confirm or dispute.
 
     At a table a confirmation is kept as the player's report until every other
     player has confirmed: a game this player already confirmed waits on the others, not on them.
+    A Team Speed claim waits on the other team, not on the claimer's partner.
     """
     return (
         _my_games(player)
         .filter(status=Game.Status.AWAITING_CONFIRMATION)
         .exclude(claimed_by=player)
         .exclude(reports__has_key=str(player.pk))
+        # CASE, not a bare exclude: the clause is NULL for a match without a fourth seat or teams, and
+        # NOT NULL would drop the row.
+        .alias(partner_claimed=Case(When(_partner_claimed(player), then=Value(True)), default=Value(False)))
+        .filter(partner_claimed=False)
     )
 
 
