@@ -57,6 +57,7 @@ def test_every_page_on_a_phone_in_the_dark(
         "organise": "/organise/",
         "organise-tournament": f"/organise/tournaments/{site['cup'].pk}/",
         "organise-new": "/organise/tournaments/new/",
+        "match-new": "/matches/new/",
         "submit": "/submit/",
     }.items():
         response = page.goto(f"{live_server.url}{path}")
