@@ -314,14 +314,13 @@ def _careful_parse(
     raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
 
 
-# The keys the fast paths read, as orjson's own str objects. orjson hands out one cached
-# object per short key, so a look-up with that very object matches by identity instead of
-# comparing the text: about a tenth of a one-card play's cost. Any other equal string (the
-# standard library's keys, or orjson's after its cache evicted one) still matches by
-# value, so this is speed only, never a different answer.
-KEY_TYPE, KEY_T, KEY_PLAYER, KEY_PILE, KEY_CARD, KEY_CARDS = orjson.loads(
-    b'{"type": 0, "t": 0, "player": 0, "pile": 0, "card": 0, "cards": 0}'
-)
+# "type", "t", "player", "pile", "card" and "cards", the keys the fast paths read, as
+# orjson's own str objects. orjson hands out one cached object per short key, so a look-up
+# with that very object matches by identity instead of comparing the text (a quarter off
+# reading a play's fields). Any other equal string (the standard library's keys, or
+# orjson's after its cache evicted one) still matches by value: speed only, never a
+# different answer.
+FAST_KEYS: tuple[str, ...] = tuple(orjson.loads(b'{"type": 0, "t": 0, "player": 0, "pile": 0, "card": 0, "cards": 0}'))
 
 #: `_ONE_CARD[card]` is `(card,)`: one tuple per card for every one-card play, not one per play.
 _ONE_CARD: tuple[tuple[Card], ...] = tuple((card,) for card in range(CARD_COUNT))
@@ -344,14 +343,7 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
     card_id = CARD_ID
     one_card = _ONE_CARD
     new = tuple.__new__
-    type_key, t_key, player_key, pile_key, card_key, cards_key = (
-        KEY_TYPE,
-        KEY_T,
-        KEY_PLAYER,
-        KEY_PILE,
-        KEY_CARD,
-        KEY_CARDS,
-    )
+    type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
 
     def parse(event: Any, index: int) -> Event:
         # Most events are well-formed one-card plays, stalls and calls. This path

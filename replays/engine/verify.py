@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from itertools import pairwise
+from operator import add, itemgetter
 from typing import Any
 
 import orjson
@@ -35,12 +36,7 @@ from .cards import (
 )
 from .errors import ErrorCode, LogError
 from .events import (
-    KEY_CARD,
-    KEY_CARDS,
-    KEY_PILE,
-    KEY_PLAYER,
-    KEY_T,
-    KEY_TYPE,
+    FAST_KEYS,
     Collision,
     EventParser,
     Move,
@@ -65,6 +61,7 @@ _REQUIRED_KEYS = ("format", "ruleset", "players", "deck", "events", "result")
 _REQUIRED_SET = frozenset(_REQUIRED_KEYS)
 _STANDARD = Ruleset()
 _DICTS_ONLY = frozenset({dict})
+_STRINGS_ONLY = frozenset({str})
 
 
 def verify_bytes(data: bytes | str, *, steps: bool = False) -> Verdict:
@@ -131,6 +128,19 @@ def verify_document(document: object, *, steps: bool = False) -> Verdict:
 class _Verifier:
     """One verification. The checks raise `LogError` at the first fault."""
 
+    __slots__ = (
+        "deck",
+        "document",
+        "events",
+        "fast_lane",
+        "index",
+        "played",
+        "players",
+        "record_steps",
+        "ruleset",
+        "state",
+    )
+
     def __init__(self, document: object, *, record_steps: bool, fast_lane: bool = True) -> None:
         self.document = document
         self.record_steps = record_steps
@@ -174,8 +184,8 @@ class _Verifier:
             )
         if ruleset.teams or ruleset.tableau:
             cards_left = tuple([state.remaining(seat) for seat in range(ruleset.players)])
-        else:
-            cards_left = tuple([len(hand) + len(draw) for hand, draw in zip(state.hands, state.draws, strict=True)])
+        else:  # hand plus draw pile, seat by seat
+            cards_left = tuple(map(add, map(len, state.hands), map(len, state.draws)))
         plays_by_seat = tuple(map(tuple, self.played))
         return Verdict(
             ErrorCode.OK,
@@ -209,13 +219,15 @@ class _Verifier:
             raise LogError(ErrorCode.BAD_FORMAT, f'`format` is {document["format"]!r}; it must be "{FORMAT}".')
         fields = read_ruleset_fields(document["ruleset"])
         players = document["players"]
-        if type(players) is not list or any([type(name) is not str for name in players]):
+        if type(players) is not list or not _STRINGS_ONLY.issuperset(map(type, players)):
             raise LogError(ErrorCode.BAD_FORMAT, "`players` must be a list of names (strings), one per seat.")
         deck = document["deck"]
         if type(deck) is not list:
             raise LogError(ErrorCode.BAD_FORMAT, "`deck` must be a list of cards.")
         try:  # reading every card is also the check that each is one
-            cards = list(map(CARD_ID.__getitem__, deck))
+            # `itemgetter` reads a whole deck in one call (a third cheaper than `map`); it
+            # needs two names or more to return a tuple.
+            cards = list(itemgetter(*deck)(CARD_ID)) if len(deck) > 1 else [CARD_ID[name] for name in deck]
         except (KeyError, TypeError):  # not a card string; TypeError: unhashable, so not a string
             message = card_problem(deck, "`deck`") or "`deck` must be a list of cards."
             raise LogError(ErrorCode.BAD_FORMAT, message) from None
@@ -296,14 +308,7 @@ class _Verifier:
         hands, draws, piles, tops, fits_on = state.hands, state.draws, state.piles, state.tops, state.fits_on
         stacks, first_mover = state.stacks, state.first_mover
         card_id = CARD_ID
-        type_key, t_key, player_key, pile_key, card_key, cards_key = (
-            KEY_TYPE,
-            KEY_T,
-            KEY_PLAYER,
-            KEY_PILE,
-            KEY_CARD,
-            KEY_CARDS,
-        )
+        type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
         # The fast lane serves Speed's games (not team or tableau games) whose events are all
         # JSON objects: exact dicts, as the careful lane requires, checked once here rather
         # than per event. Its range and type checks are one identity test per number:
