@@ -14,6 +14,7 @@ Other tools parse this output, so its shape is a contract:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -31,8 +32,19 @@ EXIT_VALID, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 def _read(name: str) -> bytes:
     if name == "-":
         return sys.stdin.buffer.read()
-    with open(name, "rb") as handle:
-        return handle.read()
+    # Plain system calls: `open()`'s buffered file object costs about as much as a tenth
+    # of verifying the log, and `verify` may read thousands of files.
+    descriptor = os.open(name, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(descriptor, _CHUNK):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+_CHUNK = 1 << 20
 
 
 def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:

@@ -20,6 +20,8 @@ import json
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple
 
+import orjson
+
 from .cards import CARD_COUNT, CARD_ID, Card, card_names
 from .errors import ErrorCode, LogError
 from .rulesets import Ruleset
@@ -312,6 +314,14 @@ def _careful_parse(
     raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
 
 
+# "type", "t", "player", "pile", "card" and "cards", the keys the fast paths read, as
+# orjson's own str objects. orjson hands out one cached object per short key, so a look-up
+# with that very object matches by identity instead of comparing the text (a quarter off
+# reading a play's fields). Any other equal string (the standard library's keys, or
+# orjson's after its cache evicted one) still matches by value: speed only, never a
+# different answer.
+FAST_KEYS: tuple[str, ...] = tuple(orjson.loads(b'{"type": 0, "t": 0, "player": 0, "pile": 0, "card": 0, "cards": 0}'))
+
 #: `_ONE_CARD[card]` is `(card,)`: one tuple per card for every one-card play, not one per play.
 _ONE_CARD: tuple[tuple[Card], ...] = tuple((card,) for card in range(CARD_COUNT))
 
@@ -333,6 +343,7 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
     card_id = CARD_ID
     one_card = _ONE_CARD
     new = tuple.__new__
+    type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
 
     def parse(event: Any, index: int) -> Event:
         # Most events are well-formed one-card plays, stalls and calls. This path
@@ -340,13 +351,13 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
         # would return; anything else (another type, a missing key, a wrong value)
         # goes to `_careful_parse`, which finds the first fault in the spec's order.
         try:
-            kind = event["type"]
+            kind = event[type_key]
             if kind == "play":
-                if "cards" not in event:
-                    t = event["t"]
-                    seat = event["player"]
-                    pile = event["pile"]
-                    card = card_id[event["card"]]  # KeyError: not a card; TypeError: not even hashable
+                if cards_key not in event:
+                    t = event[t_key]
+                    seat = event[player_key]
+                    pile = event[pile_key]
+                    card = card_id[event[card_key]]  # KeyError: not a card; TypeError: not even hashable
                     if (
                         seat in player_numbers
                         and pile in pile_numbers
@@ -358,12 +369,12 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
                         return new(Play, (t, seat, pile, one_card[card], None))
             elif kind == "stall":
                 if piles_key_unread:
-                    t = event["t"]
+                    t = event[t_key]
                     if t.__class__ is int and event.__class__ is dict:
                         return new(Stall, (t, None))
             elif kind == "speed":
-                t = event["t"]
-                seat = event["player"]
+                t = event[t_key]
+                seat = event[player_key]
                 if seat in seat_numbers and t.__class__ is int and seat.__class__ is int and event.__class__ is dict:
                     return new(SpeedCall, (t, seat))
         except (KeyError, TypeError):  # TypeError: `event` is no object (a list, a string...)

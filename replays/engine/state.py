@@ -116,7 +116,8 @@ class GameState:
 
     def __init__(self, ruleset: Ruleset, deck: list[Card]) -> None:
         """Deal `deck` (a checked pack, first card dealt first) as spec section 4 says."""
-        layout = _layout_of(ruleset)
+        entry = _LAYOUTS.get(id(ruleset))  # `_layout_of`, its common case inlined: every game is dealt here
+        layout = entry[1] if entry is not None and entry[0] is ruleset else _layout_of(ruleset)
         self.ruleset = ruleset
         #: `fits_on[card][top]`: whether `card` may go on a pile showing `top` (the one fit rule).
         self.fits_on = layout.fits_on
@@ -134,7 +135,7 @@ class GameState:
         self.stock: list[list[list[Card]]] = [list(map(cut, piles)) for piles in layout.stock] if self.tableau else []
         #: The card each centre pile shows, `EMPTY_PILE` for an empty one.
         self.tops: list[Card] = deck[layout.starters]
-        self.piles: list[list[Card]] = list(map(list, zip(self.tops)))
+        self.piles: list[list[Card]] = [[starter] for starter in self.tops]
         self.stacks: list[list[Card]] = list(map(cut, layout.stacks))
         self.winner: int | None = None
 

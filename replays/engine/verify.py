@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from itertools import pairwise
+from operator import add, itemgetter
 from typing import Any
 
 import orjson
@@ -34,7 +35,20 @@ from .cards import (
     sorted_pack,
 )
 from .errors import ErrorCode, LogError
-from .events import Collision, Move, Play, Reshuffle, SpeedCall, Stall, card_problem, event_error, event_parser, who
+from .events import (
+    FAST_KEYS,
+    Collision,
+    EventParser,
+    Move,
+    Play,
+    Reshuffle,
+    SpeedCall,
+    Stall,
+    card_problem,
+    event_error,
+    event_parser,
+    who,
+)
 from .rulesets import TEAMS_FIELD, Ruleset, build_ruleset, read_ruleset_fields
 from .state import GameState
 from .steps import StepReplay
@@ -46,14 +60,19 @@ FORMAT = "speed-log/1"
 _REQUIRED_KEYS = ("format", "ruleset", "players", "deck", "events", "result")
 _REQUIRED_SET = frozenset(_REQUIRED_KEYS)
 _STANDARD = Ruleset()
+_DICTS_ONLY = frozenset({dict})
+_STRINGS_ONLY = frozenset({str})
 
 
 def verify_bytes(data: bytes | str, *, steps: bool = False) -> Verdict:
     """Parse and verify a log document; never raises on bad input."""
     try:
-        document = parse_log(data)
-    except LogError as error:
-        return Verdict(error.code, None, error.message, None, step_source=() if steps else None)
+        document = orjson.loads(data)  # `parse_log`'s first try, without its call: most logs are JSON
+    except orjson.JSONDecodeError:
+        try:
+            document = parse_log(data)
+        except LogError as error:
+            return Verdict(error.code, None, error.message, None, step_source=() if steps else None)
     return verify_parsed(data, document, steps=steps)
 
 
@@ -80,7 +99,7 @@ def verify_parsed(data: bytes | str, document: Any, *, steps: bool = False) -> V
     re-judged on the standard library's exact reading; other verdicts cannot
     depend on it. The cost falls on rejected logs only.
     """
-    verdict = verify_document(document, steps=steps)
+    verdict = _Verifier(document, record_steps=steps).run()
     if verdict.code is ErrorCode.BAD_FORMAT:
         exact = _parse_exactly(data)
         if exact is not _NOT_JSON:  # (== cannot tell: 2**64 == 2.0**64 in Python)
@@ -108,6 +127,19 @@ def verify_document(document: object, *, steps: bool = False) -> Verdict:
 
 class _Verifier:
     """One verification. The checks raise `LogError` at the first fault."""
+
+    __slots__ = (
+        "deck",
+        "document",
+        "events",
+        "fast_lane",
+        "index",
+        "played",
+        "players",
+        "record_steps",
+        "ruleset",
+        "state",
+    )
 
     def __init__(self, document: object, *, record_steps: bool, fast_lane: bool = True) -> None:
         self.document = document
@@ -152,8 +184,8 @@ class _Verifier:
             )
         if ruleset.teams or ruleset.tableau:
             cards_left = tuple([state.remaining(seat) for seat in range(ruleset.players)])
-        else:
-            cards_left = tuple([len(hand) + len(draw) for hand, draw in zip(state.hands, state.draws, strict=True)])
+        else:  # hand plus draw pile, seat by seat
+            cards_left = tuple(map(add, map(len, state.hands), map(len, state.draws)))
         plays_by_seat = tuple(map(tuple, self.played))
         return Verdict(
             ErrorCode.OK,
@@ -187,13 +219,15 @@ class _Verifier:
             raise LogError(ErrorCode.BAD_FORMAT, f'`format` is {document["format"]!r}; it must be "{FORMAT}".')
         fields = read_ruleset_fields(document["ruleset"])
         players = document["players"]
-        if type(players) is not list or any([type(name) is not str for name in players]):
+        if type(players) is not list or not _STRINGS_ONLY.issuperset(map(type, players)):
             raise LogError(ErrorCode.BAD_FORMAT, "`players` must be a list of names (strings), one per seat.")
         deck = document["deck"]
         if type(deck) is not list:
             raise LogError(ErrorCode.BAD_FORMAT, "`deck` must be a list of cards.")
         try:  # reading every card is also the check that each is one
-            cards = list(map(CARD_ID.__getitem__, deck))
+            # `itemgetter` reads a whole deck in one call (a third cheaper than `map`); it
+            # needs two names or more to return a tuple.
+            cards = list(itemgetter(*deck)(CARD_ID)) if len(deck) > 1 else [CARD_ID[name] for name in deck]
         except (KeyError, TypeError):  # not a card string; TypeError: unhashable, so not a string
             message = card_problem(deck, "`deck`") or "`deck` must be a list of cards."
             raise LogError(ErrorCode.BAD_FORMAT, message) from None
@@ -270,19 +304,29 @@ class _Verifier:
     def _replay(self, events: list[Any]) -> None:
         state = self.state
         assert state is not None
-        parse = event_parser(self.ruleset, self.players or (), state.draws)
+        ruleset = self.ruleset
         hands, draws, piles, tops, fits_on = state.hands, state.draws, state.piles, state.tops, state.fits_on
+        stacks, first_mover = state.stacks, state.first_mover
         card_id = CARD_ID
-        # The fast lane's range checks: membership in a tuple of the valid numbers (the
-        # type checks beside them keep out True and 1.0). Empty tuples close the lane.
-        # The lane serves Speed's one-card plays from a hand: not team or tableau games.
-        classic = not self.ruleset.teams and not self.ruleset.tableau
-        seat_numbers = tuple(range(self.ruleset.players)) if self.fast_lane and classic else ()
-        pile_numbers = tuple(range(self.ruleset.center_piles))
+        type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
+        # The fast lane serves Speed's games (not team or tableau games) whose events are all
+        # JSON objects: exact dicts, as the careful lane requires, checked once here rather
+        # than per event. Its range and type checks are one identity test per number:
+        # `seats[seat] is seat` holds only for the int object `seats` holds, so not for True
+        # (which equals 1), 1.0, -1 or a string, which raise or differ, leave the lane and
+        # get the careful lane's `bad_format`. CPython and PyPy hand out one object per small
+        # int; were an equal int ever another object, it would merely take the careful lane.
+        # An empty `seats` closes the lane.
+        classic = not ruleset.teams and not ruleset.tableau
+        lane_open = self.fast_lane and classic and _DICTS_ONLY.issuperset(map(type, events))
+        seats = tuple(range(ruleset.players)) if lane_open else ()
+        pile_numbers = tuple(range(ruleset.center_piles))
+        stack_stalls = lane_open and ruleset.stalls_from_stacks
+        parse: EventParser | None = None  # made when the careful lane first needs it
         previous = 0  # the clock of the event before
         won = False  # whether a Speed call has won the game
         # When each seat put each card on a centre pile (a collision's card never got there).
-        self.played = [[] for _seat in range(self.ruleset.players)]
+        self.played = [[] for _seat in range(ruleset.players)]
         played = [times.append for times in self.played]
         # The last event that was not a collision, for checking collisions: the JSON object
         # of a play that passed (so its fields are sound) and the card its pile showed before
@@ -294,43 +338,101 @@ class _Verifier:
             # legal. Such a play is checked here straight from its JSON object and applied
             # (`GameState.play_card` inlined) without building its `Play`: the format checks
             # are those of `event_parser`'s own fast path, the fit rule is the one table.
-            # Anything else, and any play that fails a check, leaves the lane and takes the
+            # A sound collision, a stall that flips the stacks (a tenth of Speed's events) and
+            # a winning Speed call take the same shortcut: a typical game never builds its
+            # event parser.
+            # Anything else, and any event that fails a check, leaves the lane and takes the
             # careful one below, which parses it, finds the first fault in the spec's order
             # and says it in words. `test_verifier_lanes` checks that both agree.
             try:
-                if raw["type"] == "play" and "cards" not in raw:
-                    t = raw["t"]
-                    seat = raw["player"]
-                    pile = raw["pile"]
-                    card = card_id[raw["card"]]  # KeyError: not a card; TypeError: not even hashable
+                kind = raw[type_key]
+                if kind == "play":
+                    if cards_key not in raw:
+                        t = raw[t_key]
+                        seat = raw[player_key]
+                        pile = raw[pile_key]
+                        card = card_id[raw[card_key]]  # KeyError: not a card; TypeError: not even hashable
+                        if (
+                            seats[seat] is seat  # IndexError once the game is won: `game_over` is careful
+                            and pile_numbers[pile] is pile
+                            and t.__class__ is int
+                            and previous <= t
+                        ):
+                            hand = hands[seat]
+                            top = tops[pile]
+                            if fits_on[card][top] and (card != JOKER or len(hand) != 1 or draws[seat]):
+                                hand.remove(card)  # ValueError (not in hand): the careful lane says so
+                                piles[pile].append(card)
+                                tops[pile] = card
+                                draw = draws[seat]
+                                if draw:  # the hand was full, or the draw pile empty: one card refills it
+                                    hand.append(draw.pop())
+                                previous = t
+                                played[seat](t)
+                                standing = raw
+                                standing_top = top
+                                continue
+                elif kind == "stall":
+                    t = raw[t_key]
                     if (
-                        seat in seat_numbers
-                        and pile in pile_numbers
+                        stack_stalls
                         and t.__class__ is int
-                        and seat.__class__ is int
-                        and pile.__class__ is int
-                        and raw.__class__ is dict
                         and previous <= t
-                        and not won
+                        and first_mover() is None  # `_stall`'s checks
+                        and any(stacks)
                     ):
-                        hand = hands[seat]
-                        top = tops[pile]
-                        if fits_on[card][top] and (card != JOKER or len(hand) != 1 or draws[seat]):
-                            hand.remove(card)  # ValueError (not in hand): the careful lane says so
-                            piles[pile].append(card)
-                            tops[pile] = card
-                            draw = draws[seat]
-                            if draw:  # the hand was full, or the draw pile empty: one card refills it
-                                hand.append(draw.pop())
-                            previous = t
-                            played[seat](t)
-                            standing = raw
-                            standing_top = top
-                            continue
-            except (KeyError, TypeError, ValueError):  # TypeError: `raw` is no object (a list, a string...)
+                        # `GameState.flip_stacks` inlined.
+                        for pile, stack in enumerate(stacks):
+                            if stack:
+                                card = stack.pop()
+                                piles[pile].append(card)
+                                tops[pile] = card
+                        previous = t
+                        standing = None
+                        continue
+                elif kind == "collision":
+                    t = raw[t_key]
+                    seat = raw[player_key]
+                    pile = raw[pile_key]
+                    card = card_id[raw[card_key]]
+                    if (
+                        seats[seat] is seat
+                        and pile_numbers[pile] is pile
+                        and t.__class__ is int
+                        and previous <= t
+                        and standing is not None  # `_collision`'s checks
+                        and standing[pile_key] == pile
+                        and standing[t_key] == t
+                        and standing[player_key] != seat
+                        and card in hands[seat]
+                        and fits_on[card][standing_top]
+                    ):
+                        previous = t
+                        continue  # nothing moves, and the standing play stays the reference
+                elif kind == "speed":
+                    t = raw[t_key]
+                    seat = raw[player_key]
+                    if (
+                        seats[seat] is seat
+                        and t.__class__ is int
+                        and previous <= t
+                        and not hands[seat]
+                        and not draws[seat]  # `_speed`'s check: `state.remaining(seat)` in Speed
+                    ):
+                        state.winner = seat
+                        previous = t
+                        standing = None
+                        won = True
+                        # Close the fast lane: whatever follows is `game_over`, which the careful lane says.
+                        seats = ()
+                        stack_stalls = False
+                        continue
+            except (LookupError, TypeError, ValueError):  # TypeError: not an int where one belongs...
                 pass
             # The careful lane: the typed event, its clock, its checks, then the move.
             self.index = index
+            if parse is None:
+                parse = event_parser(ruleset, self.players or (), draws)
             event = parse(raw, index)
             t = event.t
             if t < previous or won:
@@ -356,6 +458,9 @@ class _Verifier:
                 elif type(event) is SpeedCall:
                     self._speed(event)
                     won = True
+                    # Close the fast lane: whatever follows is `game_over`, which the careful lane says.
+                    seats = ()
+                    stack_stalls = False
                 standing = None
 
     def _check_clock(self, t: int, previous: int) -> None:

@@ -738,6 +738,10 @@ class TestBadCollision:
     def test_a_collision_on_another_pile(self) -> None:
         events = [play(1000, ALICE, "9C", 0), collision(1000, BEN, "QC", 1)]
         rejected(log(SPEED, opening(), events), E.BAD_COLLISION, 1, seat=BEN, card="QC", pile=1)
+        # 7D did fit the 8 under Alice's 9C: only the pile is wrong.
+        events = [play(1000, ALICE, "9C", 0), collision(1000, BEN, "7D", 1)]
+        verdict = rejected(log(SPEED, opening(), events), E.BAD_COLLISION, 1, seat=BEN, card="7D", pile=1)
+        assert "does not match the play it follows (pile 0" in verdict.message
 
     def test_a_collision_at_another_moment(self) -> None:
         events = [play(1000, ALICE, "9C", 0), collision(1001, BEN, "7D", 0)]

@@ -26,10 +26,20 @@ KEYS = ["t", "type", "player", "card", "pile", "cards", "piles", "order"]
 
 
 def tamper(document: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
-    """Change one key of one event to an odd value, or drop it."""
+    """Change one key of one event to an odd value, or drop it; or copy an event elsewhere (a
+    collision or a stall out of place, an event after the Speed call); or put a value that is
+    no JSON object in an event's place."""
     tampered = copy.deepcopy(document)
     events = tampered["events"]
-    event = events[data.draw(st.integers(0, len(events) - 1))]
+    index = data.draw(st.integers(0, len(events) - 1))
+    change = data.draw(st.sampled_from(["key", "key", "copy", "not an object"]))
+    if change == "copy":
+        events.insert(data.draw(st.integers(0, len(events))), copy.deepcopy(events[index]))
+        return tampered
+    if change == "not an object":
+        events[index] = data.draw(st.sampled_from([None, 3, "play", [], [events[index]]]))
+        return tampered
+    event = events[index]
     key = data.draw(st.sampled_from(KEYS))
     if data.draw(st.booleans()):
         event.pop(key, None)
