@@ -130,7 +130,12 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
         rejudged = log.status != MatchLog.Status.PENDING
         verdict, failure = _judge(bytes(log.data))
         _verdict_apply(log, verdict, failure)
-        log_write_verdict(log)
+        # The usual case (the game's only log, open, two players racing) may write the
+        # verdict together with the game in one statement; otherwise it is written now,
+        # before anything reads the game's logs back.
+        combine = not has_others and not ranked and log.game.status == Game.Status.OPEN
+        if not combine:
+            log_write_verdict(log)
         if ranked:
             MatchLog.objects.filter(pk=log.pk).update(places=log.places, timed_scores=log.timed_scores)
         if rejudged:  # the first verdict lives on the log; later ones also leave an audit row
@@ -142,13 +147,26 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
                 event=log.event,
                 winner_seat=log.winner_seat,
             )
-        _game_apply_logs(game=log.game, log=log, has_others=has_others, games=games, submitter=loaded.submitter)
+        _game_apply_logs(
+            game=log.game,
+            log=log,
+            has_others=has_others,
+            games=games,
+            submitter=loaded.submitter,
+            verdict_unwritten=combine,
+        )
         site_lists_changed()  # the latest replays, and a claim or a result the hot path wrote in SQL
         return log
 
 
 def _game_apply_logs(
-    *, game: Game, log: MatchLog, has_others: bool, games: list[GameRow], submitter: int | None
+    *,
+    game: Game,
+    log: MatchLog,
+    has_others: bool,
+    games: list[GameRow],
+    submitter: int | None,
+    verdict_unwritten: bool = False,
 ) -> None:
     """Let the game's evidence, this verdict included, claim, decide or dispute it. The caller holds the match lock.
 
@@ -157,6 +175,7 @@ def _game_apply_logs(
     both sides' evidence that agrees, or an organiser's log, decides (see
     `matches.evidence`). The usual cases (a claim, or a result while the match
     goes on) are written by `replays.hot_path`; the rest by `matches.services`.
+    `verdict_unwritten`: the log's verdict is still to be written (with the game, on the fast path).
     """
     match = game.match
     if has_others:
@@ -169,14 +188,18 @@ def _game_apply_logs(
     if (
         game.status == Game.Status.OPEN
         and not match.ranks_games
-        and _write_fast(game=game, outcome=outcome, games=games, log=log, source=source)
+        and _write_fast(game=game, outcome=outcome, games=games, log=log, source=source, with_verdict=verdict_unwritten)
     ):
         return
+    if verdict_unwritten:
+        log_write_verdict(log)
     made_by = User.objects.filter(pk=log.submitted_by_id).first() if log.submitted_by_id else None
     game_apply_evidence(game=game, outcome=outcome, made_by=made_by, source=source)
 
 
-def _write_fast(*, game: Game, outcome: Outcome, games: list[GameRow], log: MatchLog, source: dict[str, int]) -> bool:
+def _write_fast(
+    *, game: Game, outcome: Outcome, games: list[GameRow], log: MatchLog, source: dict[str, int], with_verdict: bool
+) -> bool:
     """An open game's claim, or its result while the match goes on, written in plain SQL; False: not such a case."""
     match = game.match
     now = timezone.now()
@@ -211,5 +234,5 @@ def _write_fast(*, game: Game, outcome: Outcome, games: list[GameRow], log: Matc
         after=game_state(game),
         source=source,
     )
-    game_write(game, change=change, open_game=open_game)
+    game_write(game, change=change, open_game=open_game, verdict_of=log if with_verdict else None)
     return True
