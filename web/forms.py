@@ -341,3 +341,34 @@ class CorrectionForm(forms.Form):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [(handle, handle) for handle in players]
+
+
+class TableCorrectionForm(forms.Form):
+    """Every player's place in each decided game of a table (`g<game>s<seat>`), as it really was."""
+
+    def __init__(self, *args: Any, players: list[str], games: list[tuple[int, list[int]]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players, self.game_numbers = players, [number for number, _ in games]
+        choices = [(place, str(place)) for place in range(1, len(players) + 1)]
+        for number, places in games:
+            for seat, handle in enumerate(players):
+                self.fields[f"g{number}s{seat}"] = forms.TypedChoiceField(
+                    choices=choices, coerce=int, initial=places[seat], label=f"Game {number}: {handle}"
+                )
+
+    def rows(self) -> list[tuple[int, list[tuple[str, forms.BoundField]]]]:
+        """Each game with each player's place field, for the template."""
+        return [
+            (number, [(handle, self[f"g{number}s{seat}"]) for seat, handle in enumerate(self.players)])
+            for number in self.game_numbers
+        ]
+
+    def games(self) -> list[dict[str, Any]]:
+        """The places as the correction service takes them: every game, places by handle."""
+        return [
+            {
+                "game": number,
+                "places": {handle: self.cleaned_data[f"g{number}s{seat}"] for seat, handle in enumerate(self.players)},
+            }
+            for number in self.game_numbers
+        ]
