@@ -47,6 +47,14 @@ class TournamentCreateInput(serializers.Serializer):
     max_matches = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX
     )
+    table_size = serializers.IntegerField(
+        required=False,
+        default=2,
+        min_value=2,
+        max_value=4,
+        help_text="winner_stays_on: players at the table (2; 3 or 4: the winner keeps their seat, the others go "
+        "to the back of one queue in their finishing order).",
+    )
     group_count = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -210,6 +218,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "double_round_robin",
             "swiss_rounds",
             "max_matches",
+            "table_size",
             "group_count",
             "advance_per_group",
             "confirmation",
