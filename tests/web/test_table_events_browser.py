@@ -1,4 +1,5 @@
-"""An organiser corrects a table's places from the page: preview (games, points, the final table), then apply."""
+"""Tables in a real browser: an organiser corrects a table's places (preview, then apply); winner stays on at a
+table of three is drawn seat by seat with places."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from matches.models import Match
-from tests.factories import PASSWORD, make_players, make_tournament, play_table, ready
+from tests.factories import PASSWORD, make_players, make_tournament, play_table, ready, won_log
+from tests.factories import body as body_of
+from tests.factories import submit as submit_log
 from tests.web.test_audit import audit
 from tournaments.models import Tournament, TournamentMatch
 
@@ -58,3 +61,34 @@ def test_an_organiser_corrects_a_tables_places_and_the_final_is_played_again(
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
     status, out = audit()
     assert status == 0, out
+
+
+def test_winner_stays_on_at_a_table_of_three_is_drawn_with_places(
+    page: Page, live_server: Any, organiser: Any, shot: Callable[[Page, str], Any]
+) -> None:
+    players = make_players(5, prefix="s")
+    tournament = make_tournament(
+        organiser, players, format="winner_stays_on", table_size=3, max_matches=3, confirmation="none", name="Stay"
+    )
+    (first,) = ready(tournament)
+    document = won_log("three-way", [p.handle for p in players[:3]], start=3)
+    assert first.match is not None
+    submit_log(body_of(document), user=organiser, match=first.match)
+    decided = TournamentMatch.objects.get(pk=first.pk)
+    assert decided.status == TournamentMatch.Status.DECIDED and decided.places is not None
+
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    tables = page.locator("[data-role=seat-table]")
+    expect(tables).to_have_count(2)  # the one played and the next
+    played = page.locator("[data-role=seat-table][data-key='M1']")
+    winner = next(p for p in players if p.pk == decided.winner_id)
+    expect(played.locator("tr.is-winner th")).to_have_text(winner.handle)
+    expect(played.locator("tbody tr")).to_have_count(3)
+    assert decided.places is not None
+    for seat, place in enumerate(decided.places):
+        expect(played.locator("tbody tr").nth(seat).locator("td").nth(1)).to_have_text(str(place))
+    following = page.locator("[data-role=seat-table][data-key='M2']")
+    expect(following).to_contain_text(winner.handle)
+    expect(following).to_contain_text("s04")
+    expect(page.locator(".page-head__meta")).to_contain_text("three-way at 3")
+    shot(page, "winner-stays-on-table-of-three")
