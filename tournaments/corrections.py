@@ -3,27 +3,37 @@
 Each format plans its own correction (`TournamentFormat.plan_correction`):
 brackets use the pure `plan_correction` (recompute from results, dropping
 later results whose players changed) through `bracket_plan`; winner stays on
-replays its queue; round robin and Swiss change only the standings.
-`correction_apply` saves any plan the same way.
+replays its queue; round robin and Swiss change only the standings; tables
+keep the rounds already seated (as Swiss does) and re-seat the final table
+when its finalists change (as a playoff after groups). `correction_apply`
+saves any plan the same way.
+
+Two players' results are corrected by naming the winner (every decided game
+turned round); a table's by the corrected places of some of its games (the
+series is run again). Either way the planning sees the corrected pairing as
+it will be (`CorrectionContext.corrected`: winner, places and points).
 
 Called by `tournaments.services.corrections.pairing_correct` with the tournament locked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import copy
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DatabaseError
 
 from matches.models import Game, Match
-from matches.services import AnyUser, match_annul, match_correct
+from matches.placings import places_from_winner
+from matches.series import TableGameRow
+from matches.services import AnyUser, TableCorrection, match_annul, match_correct, match_correct_places
 from replays.models import MatchLog
 from tournaments.generators import Bracket, MatchChange, MatchStatus, plan_correction
 
 from .models import Entrant, Tournament, TournamentMatch
-from .pairings import bracket_results, match_snapshot
+from .pairings import SNAPSHOT_FIELDS, bracket_results, pairing_snapshot, table_standing
 
 
 class MatchBusyError(Exception):
@@ -56,13 +66,22 @@ class CorrectionPreview:
     new_winner: str | None
     changes: list[PairingChange] = field(default_factory=list)
     applied: bool = False
+    #: A table's correction: each changed game's places by handle, before and after.
+    games: list[dict[str, Any]] = field(default_factory=list)
+    #: A table's correction: each handle's series points and first places, before and after.
+    standing: dict[str, Any] = field(default_factory=dict)
 
     @property
     def needs_confirmation(self) -> bool:
         return any(change.action == "reset" for change in self.changes)
 
+    @property
+    def changes_anything(self) -> bool:
+        """False when the result given is the one recorded (the same winner; a table's same places)."""
+        return bool(self.games) if self.standing else self.old_winner != self.new_winner
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "match": self.key,
             "old_winner": self.old_winner,
             "new_winner": self.new_winner,
@@ -73,6 +92,9 @@ class CorrectionPreview:
             "needs_confirmation": self.needs_confirmation,
             "applied": self.applied,
         }
+        if self.standing:
+            data |= {"games": self.games, "standing": self.standing}
+        return data
 
 
 @dataclass(frozen=True)
@@ -82,6 +104,8 @@ class CorrectionContext:
     tournament: Tournament
     entrants: list[Entrant]
     pairings: dict[str, TournamentMatch]
+    #: The corrected pairing as the correction leaves it (a copy: winner, places, points), for planning.
+    corrected: TournamentMatch | None = None
 
     @property
     def seeded(self) -> list[int]:
@@ -94,8 +118,11 @@ class CorrectionContext:
         return next((e.player_id for e in self.entrants if e.player.handle.lower() == handle.lower()), None)
 
     def summary(self, pairing: TournamentMatch) -> dict[str, Any]:
+        seats = [pairing.player_one_id, pairing.player_two_id, pairing.player_three_id, pairing.player_four_id]
+        # Two places for a pairing (either may still be empty), every seat of a table.
+        shown = seats[: max(2, len(pairing.seat_ids))]
         return {
-            "players": [self.handle(pairing.player_one_id), self.handle(pairing.player_two_id)],
+            "players": [self.handle(pk) for pk in shown],
             "status": pairing.status,
             "winner": self.handle(pairing.winner_id),
             "match_id": pairing.match_id,
@@ -119,7 +146,7 @@ def started_match_ids(match_ids: list[int]) -> set[int]:
         return set()
     started = set(Match.objects.filter(pk__in=match_ids, status=Match.Status.FINISHED).values_list("pk", flat=True))
     touched = Game.objects.filter(match_id__in=match_ids).exclude(
-        status=Game.Status.OPEN, reported_by_one=None, reported_by_two=None
+        status=Game.Status.OPEN, reported_by_one=None, reported_by_two=None, reports={}
     )
     started |= set(touched.values_list("match_id", flat=True))
     started |= set(MatchLog.objects.filter(game__match_id__in=match_ids).values_list("game__match_id", flat=True))
@@ -164,6 +191,39 @@ def bracket_changes(context: CorrectionContext, changes: Sequence[MatchChange]) 
     return planned
 
 
+def corrected_pairing(
+    target: TournamentMatch,
+    *,
+    new_winner: int,
+    table: TableCorrection | None,
+    points_per_place: tuple[int, ...] | None,
+) -> TournamentMatch:
+    """A copy of the pairing as the correction will leave it, for planning (nothing is saved).
+
+    Its winner, and where its format scores places (`points_per_place`), its
+    places and points: from a table's corrected games, or from a pair's games
+    turned round.
+    """
+    corrected = copy.copy(target)
+    corrected.winner_id = new_winner
+    if points_per_place is None or target.match_id is None:
+        return corrected
+    seats = target.seat_ids
+    games: list[TableGameRow]
+    if table is not None:
+        games = table.games
+    else:
+        other = dict(zip(seats, reversed(seats), strict=True))
+        games = [
+            (number, status, places_from_winner(seats.index(other[winner]), 2))
+            for number, status, winner in Game.objects.filter(
+                match_id=target.match_id, status=Game.Status.DECIDED, winner__isnull=False
+            ).values_list("number", "status", "winner_id")
+        ]
+    corrected.places, corrected.points = table_standing(games, seats=len(seats), points_per_place=points_per_place)
+    return corrected
+
+
 @dataclass(frozen=True)
 class CorrectionMade:
     """Who corrects, why, and the history row the changes name (`CorrectionRecord`)."""
@@ -174,20 +234,33 @@ class CorrectionMade:
     annul_reason: str
 
 
+@dataclass(frozen=True)
+class CorrectedResult:
+    """The corrected result of the target: its new winner, and for a table the games' places by handle."""
+
+    winner: int
+    table_games: Mapping[int, Mapping[str, int]] | None = None
+    #: Points per place of the pairing's seats in its format (None: the format counts wins).
+    points_per_place: tuple[int, ...] | None = None
+
+
 def correction_apply(
     context: CorrectionContext,
     target: TournamentMatch,
-    new_winner: int,
+    result: CorrectedResult,
     planned: list[PlannedChange],
     made: CorrectionMade,
 ) -> list[int]:
     """Save the correction: the corrected match itself, re-filled and reset pairings; the caller then advances.
 
-    The target's match is turned round (`match_correct`) and the pairing
-    records it as it now is; the played matches of reset pairings are annulled
-    (`match_annul`): kept and shown, counted nowhere. Returns the ids of the
-    matches whose results changed or stopped counting, for the ratings.
+    The target's match is turned round (`match_correct`), or a table's games
+    take their corrected places (`match_correct_places`), and the pairing
+    records it as it now is (every snapshot field); the played matches of
+    reset pairings are annulled (`match_annul`): kept and shown, counted
+    nowhere. Returns the ids of the matches whose results changed or stopped
+    counting, for the ratings.
     """
+    new_winner = result.winner
     played = [target.match_id] if target.match_id is not None else []
     match_ids = played + [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
     try:
@@ -200,17 +273,26 @@ def correction_apply(
     target.winner_id = new_winner
     target.result_source = TournamentMatch.Source.CORRECTION
     if target.match_id is not None:
-        match_correct(
-            match_id=target.match_id,
-            winner_id=new_winner,
-            correction_id=made.record_id,
-            made_by=made.user,
-            reason=made.reason,
-        )
-        # The pairing records its match as the correction left it (the score turned round too).
-        snapshot = match_snapshot(target.match_id, target.player_one_id, target.player_two_id)
-        target.games_one, target.games_two, target.cards_left_one, target.cards_left_two = snapshot
-    target.save(update_fields=["winner", "result_source", "games_one", "games_two", "cards_left_one", "cards_left_two"])
+        if result.table_games is not None:
+            match_correct_places(
+                match_id=target.match_id,
+                games=result.table_games,
+                correction_id=made.record_id,
+                made_by=made.user,
+                reason=made.reason,
+            )
+        else:
+            match_correct(
+                match_id=target.match_id,
+                winner_id=new_winner,
+                correction_id=made.record_id,
+                made_by=made.user,
+                reason=made.reason,
+            )
+        # The pairing records its match as the correction left it (the score turned round, a table's places).
+        for name, value in pairing_snapshot(context.tournament, target, result.points_per_place).items():
+            setattr(target, name, value)
+    target.save(update_fields=["winner", "result_source", *SNAPSHOT_FIELDS])
 
     def set_aside(match_id: int) -> None:
         match_annul(match_id=match_id, correction_id=made.record_id, made_by=made.user, reason=made.annul_reason)

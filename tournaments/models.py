@@ -62,6 +62,8 @@ class Tournament(models.Model):
     double_round_robin = models.BooleanField(default=False)
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     max_matches = models.PositiveIntegerField(null=True, blank=True)
+    # Winner stays on: players at the one table (2, or 3 or 4 with one queue).
+    table_size = models.PositiveSmallIntegerField(default=2)
     # Groups then playoffs: how many groups (empty: groups of about four), and how many of each reach the playoff.
     group_count = models.PositiveSmallIntegerField(null=True, blank=True)
     advance_per_group = models.PositiveSmallIntegerField(default=2)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from matches.models import Game, Match, Player
 from matches.placings import DEFAULT_POINTS_PER_PLACE, competition_places
-from matches.series import table_scores
+from matches.series import TableGameRow, table_scores
 from matches.services import match_create, match_create_bulk
 from replays.models import MatchLog
 from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
@@ -320,9 +320,7 @@ def seat_snapshot(
             (number, Game.Status.DECIDED, game_places or _places_from_winner(seat_ids, winner_id))
             for number, game_places, winner_id, _scores in rows
         ]
-        scores = table_scores(games, seats=len(seat_ids), points_per_place=points_per_place)
-        points = [score.points for score in scores]
-        places = list(competition_places([(-score.points, -score.firsts, *score.recent_places) for score in scores]))
+        places, points = table_standing(games, seats=len(seat_ids), points_per_place=points_per_place)
     cards = None
     if timed:
         cards = [0] * len(seat_ids)
@@ -330,6 +328,20 @@ def seat_snapshot(
             for seat, count in enumerate(scores_ or ()):
                 cards[seat] += count
     return SeatSnapshot(places, points, cards)
+
+
+def table_standing(
+    games: Iterable[TableGameRow], *, seats: int, points_per_place: tuple[int, ...]
+) -> tuple[list[int], list[int]]:
+    """A table's places and points per seat from its games, as its series ranks them (pure).
+
+    Points, then first places, then the latest game's places: the series
+    winner is alone in first place.
+    """
+    scores = table_scores(games, seats=seats, points_per_place=points_per_place)
+    points = [score.points for score in scores]
+    places = list(competition_places([(-score.points, -score.firsts, *score.recent_places) for score in scores]))
+    return places, points
 
 
 #: The pairing fields a decided match's snapshot fills (`pairing_snapshot`).

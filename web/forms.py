@@ -108,7 +108,8 @@ FORMAT_DESCRIPTIONS = {
     "The winners' and losers' champions meet in the grand final.",
     "round_robin": "Everyone plays everyone (Berger tables); the table decides, by the tie-breaks below.",
     "swiss": "A set number of rounds; each round pairs players with the same score who have not met yet.",
-    "winner_stays_on": "The winner keeps the table and the loser joins the back of the queue.",
+    "winner_stays_on": "The winner keeps the table and the loser joins the back of the queue; at a table of three "
+    "or four, the others join it in their finishing order.",
     "groups_playoffs": "Round-robin groups, then the best of each group play a knockout bracket.",
     "tables": "Rounds at tables of four and three (three-way and four-way Speed), seated by seed and then by "
     "standing; each game's places earn points (3-1-0-0 at four, 2-1-0 at three), and the top of the standings "
@@ -153,6 +154,14 @@ class TournamentForm(ServiceErrors):
     double_round_robin = forms.BooleanField(required=False, label="Everyone meets twice")
     swiss_rounds = forms.IntegerField(required=False, min_value=1, label="Swiss rounds")
     max_matches = forms.IntegerField(required=False, min_value=1, label="Matches (winner stays on)")
+    table_size = forms.TypedChoiceField(
+        choices=[(2, "Two"), (3, "Three"), (4, "Four")],
+        coerce=int,
+        initial=2,
+        required=False,
+        label="Players at the table",
+        help_text="Three or four: the winner keeps their seat, the others go to the back of the queue.",
+    )
     group_count = forms.IntegerField(
         required=False, min_value=1, label="Groups", help_text="Empty: groups of about four."
     )
@@ -207,6 +216,7 @@ class TournamentForm(ServiceErrors):
         "double_round_robin",
         "swiss_rounds",
         "max_matches",
+        "table_size",
         "group_count",
         "advance_per_group",
         "table_rounds",
@@ -250,6 +260,7 @@ class TournamentForm(ServiceErrors):
             "double_round_robin": data["double_round_robin"],
             "swiss_rounds": data["swiss_rounds"],
             "max_matches": data["max_matches"],
+            "table_size": data["table_size"] or 2,
             "group_count": data["group_count"],
             "advance_per_group": data["advance_per_group"] or 2,
             "table_rounds": data["table_rounds"],
@@ -341,3 +352,34 @@ class CorrectionForm(forms.Form):
     def __init__(self, *args: Any, players: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [(handle, handle) for handle in players]
+
+
+class TableCorrectionForm(forms.Form):
+    """Every player's place in each decided game of a table (`g<game>s<seat>`), as it really was."""
+
+    def __init__(self, *args: Any, players: list[str], games: list[tuple[int, list[int]]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players, self.game_numbers = players, [number for number, _ in games]
+        choices = [(place, str(place)) for place in range(1, len(players) + 1)]
+        for number, places in games:
+            for seat, handle in enumerate(players):
+                self.fields[f"g{number}s{seat}"] = forms.TypedChoiceField(
+                    choices=choices, coerce=int, initial=places[seat], label=f"Game {number}: {handle}"
+                )
+
+    def rows(self) -> list[tuple[int, list[tuple[str, forms.BoundField]]]]:
+        """Each game with each player's place field, for the template."""
+        return [
+            (number, [(handle, self[f"g{number}s{seat}"]) for seat, handle in enumerate(self.players)])
+            for number in self.game_numbers
+        ]
+
+    def games(self) -> list[dict[str, Any]]:
+        """The places as the correction service takes them: every game, places by handle."""
+        return [
+            {
+                "game": number,
+                "places": {handle: self.cleaned_data[f"g{number}s{seat}"] for seat, handle in enumerate(self.players)},
+            }
+            for number in self.game_numbers
+        ]

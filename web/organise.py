@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from matches.models import Game
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError, Invalid
@@ -48,6 +49,7 @@ from .forms import (
     EntrantForm,
     MatchScoreForm,
     ReseedForm,
+    TableCorrectionForm,
     TournamentForm,
 )
 from .names import pairing_names
@@ -299,6 +301,8 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
     pairing = pairing_get(tournament=tournament, key=key)
     if pairing is None or pairing.player_one is None or pairing.player_two is None:
         raise Http404("No such match in this tournament")
+    if len(pairing.seat_ids) > 2:
+        return _table_correct(request, tournament, pairing)
     handles = [pairing.player_one.handle, pairing.player_two.handle]
     names = pairing_names(pairing_list(tournament=tournament))
     name = names.get(key, key)
@@ -338,3 +342,60 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
         "names": names,
     }
     return render(request, "web/organise/correct.html", context)
+
+
+def _table_correct(request: HttpRequest, tournament: Tournament, pairing: TournamentMatch) -> HttpResponse:
+    """A table's correction: each decided game's places as they really were, previewed, then applied."""
+    match = match_get(match_id=pairing.match_id) if pairing.match_id is not None else None
+    if match is None:
+        raise Http404("This table has no match")
+    games = [
+        (game.number, list(game.places))
+        for game in match.games.all()
+        if game.status == Game.Status.DECIDED and game.places is not None
+    ]
+    handles = [player.handle for player in pairing.seats]
+    names = pairing_names(pairing_list(tournament=tournament))
+    name = names.get(pairing.key, pairing.key)
+    data = request.POST if request.method == "POST" else (request.GET if "preview" in request.GET else None)
+    form = TableCorrectionForm(data, players=handles, games=games)
+    preview = None
+    if form.is_valid():
+        apply = request.method == "POST"
+        try:
+            preview = pairing_correct(
+                tournament_id=tournament.pk,
+                key=pairing.key,
+                games=form.games(),
+                user=request.user,
+                reason=request.POST.get("reason", ""),
+                dry_run=not apply,
+                confirm=apply and request.POST.get("confirm") == "yes",
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if preview.applied:
+                changed = len(preview.games)
+                messages.success(
+                    request,
+                    f"{name} corrected: {changed} game{'s' if changed != 1 else ''}; {preview.new_winner} won. "
+                    f"{len(preview.changes)} later match(es) updated.",
+                )
+                return redirect("web:tournament_detail", tournament_id=tournament.pk)
+            if apply:
+                messages.info(request, f"The {name.lower()} already has these places; nothing to change.")
+                return redirect("web:organise_tournament", tournament_id=tournament.pk)
+    standing = preview.standing if preview is not None else {}
+    context = {
+        "tournament": tournament,
+        "pairing": pairing,
+        "form": form,
+        "preview": preview,
+        "standing_rows": [(handle, standing["before"][handle], standing["after"][handle]) for handle in handles]
+        if standing
+        else [],
+        "name": name,
+        "names": names,
+    }
+    return render(request, "web/organise/correct_table.html", context)

@@ -423,9 +423,9 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "round_noun": fmt.round_noun,
         "rounds_title": fmt.rounds_title,
         # A tables event draws each table's seats; a timed one shows cards in time too.
-        "tables": fmt.tables,
+        "tables": bool(fmt.table_sizes(tournament)),
         "timed": tournament.time_limit_ms is not None,
-        "table_rulesets": table_rulesets(tournament) if fmt.tables else "",
+        "table_rulesets": table_rulesets(tournament, fmt.table_sizes(tournament)),
         "sorts": [(key, query_with(params, sort=key, page=1)) for key in STANDINGS_SORTS],
         "standings": sliced.standings,
         "standings_pager": pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count),
@@ -489,10 +489,12 @@ def final_table(loader: PageLoader) -> TournamentMatch | None:
     return tournament_cached(tournament_id=loader.tournament.pk, name="final-table", compute=load)
 
 
-def table_rulesets(tournament: Tournament) -> str:
-    """What a tables event plays at its tables of three and four, in words ("three-way, four-way")."""
+def table_rulesets(tournament: Tournament, sizes: tuple[int, ...] = (3, 4)) -> str:
+    """What an event plays at its tables of three and four, in words ("three-way at 3, four-way at 4")."""
     names = []
     for ruleset, seats in ((tournament.ruleset_three, 3), (tournament.ruleset_four, 4)):
+        if seats not in sizes:
+            continue
         name = ruleset_resolve(ruleset, seats=seats)[1] if ruleset else ""
         names.append(f"{name or 'custom'} at {seats}")
     return ", ".join(names)

@@ -9,7 +9,7 @@
 
 from ..selectors import AnyUser
 from .bulk import match_create_bulk as match_create_bulk  # a tournament's round in a few statements
-from .corrections import match_annul, match_correct
+from .corrections import TableCorrection, match_annul, match_correct, match_correct_places, table_correction_plan
 from .games import (
     GAME_MATCH_PLAYERS,
     claim_deadline,
@@ -38,6 +38,7 @@ __all__ = [
     "HANDLE_PATTERN",
     "MAX_SERIES_LENGTH",
     "AnyUser",
+    "TableCorrection",
     "claim_deadline",
     "decided_by_source",
     "game_apply_evidence",
@@ -55,6 +56,7 @@ __all__ = [
     "games_lapse",
     "match_annul",
     "match_correct",
+    "match_correct_places",
     "match_create",
     "match_finish",
     "organiser_grant",
@@ -63,4 +65,5 @@ __all__ = [
     "require_match_live",
     "ruleset_resolve",
     "series_resolve",
+    "table_correction_plan",
 ]

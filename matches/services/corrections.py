@@ -1,7 +1,8 @@
-"""Corrections from above: a match's result turned round, or the match set aside (annulled).
+"""Corrections from above: a match's result turned round, a table's places corrected, or the match set aside.
 
 An app above matches (tournaments, when an organiser corrects a pairing)
-decides that a finished match went the other way, or that a match should
+decides that a finished match went the other way (two players), that some
+games of a finished table ended in other places, or that a match should
 never have been played. These services change the match itself, so every
 page that reads the match agrees with the correction, and keep each change
 in the match's history with the correction's id (a plain value: matches
@@ -11,6 +12,8 @@ its own records (pairings, ratings) up to date in the same transaction.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -20,9 +23,10 @@ from speedsite.errors import Conflict, Invalid, NotFound
 from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, ResultChange
+from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner
 from ..selectors import AnyUser
-from ..series import series_step
-from .games import game_record_change, game_state
+from ..series import TableGameRow, series_step, table_scores, table_series_step
+from .games import game_record_change, game_state, places_from_handles
 
 
 def _user(user: AnyUser) -> Any:
@@ -32,7 +36,7 @@ def _user(user: AnyUser) -> Any:
 def _match_lock(match_id: int) -> Match:
     match = (
         Match.objects.select_for_update(of=("self",))
-        .select_related("player_one", "player_two", "winner")
+        .select_related("player_one", "player_two", "player_three", "player_four", "winner")
         .filter(pk=match_id)
         .first()
     )
@@ -54,9 +58,16 @@ def match_correct(
     The series then reads the same the other way (the last game is still the
     one that ended it), every changed game says `correction` and keeps a
     history row naming the correction, and the match's winner follows from its
-    games. A match already won by `winner_id` is left as it is.
+    games. In a timed match each turned game's places follow its new winner
+    (a game whose first place was shared stays as it was: it counted for no
+    one). A match already won by `winner_id` is left as it is. A table of
+    three or four is corrected by its games' places (`match_correct_places`).
     """
     match = _match_lock(match_id)
+    if len(match.player_ids) > 2:
+        raise Invalid(
+            f"Match {match.pk} seats {len(match.player_ids)} players: its result is corrected by its games' places."
+        )
     players = (match.player_one_id, match.player_two_id)
     if winner_id not in players:
         raise Invalid(f"Player {winner_id} does not play in match {match.pk}.", extra={"field": "winner"})
@@ -71,15 +82,14 @@ def match_correct(
     source = {"correction": correction_id}
     games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED).order_by("number"))
     for game in games:
+        if game.winner_id is None:
+            continue  # a timed game whose first place is shared: no one won it either way
         game.match = match  # history names players by handle: the locked match has them
         before = game_state(game)
-        assert game.winner_id is not None
         game.winner_id = other[game.winner_id]
-        game.decided_by = Game.DecidedBy.CORRECTION
-        game.decided_at = now
-        game.decided_by_user = _user(made_by)
-        game.reason = reason
-        game.save(update_fields=["winner", "decided_by", "decided_at", "decided_by_user", "reason"])
+        if game.places is not None:  # a timed match's places name its winner (the audit checks it)
+            game.places = list(places_from_winner(players.index(game.winner_id), 2) or ())
+        _correction_save(game, made_by=made_by, reason=reason, now=now)
         game_record_change(
             game=game, kind=ResultChange.Kind.CORRECTION, before=before, made_by=made_by, reason=reason, source=source
         )
@@ -94,6 +104,144 @@ def match_correct(
     # finished_at stays: the match was decided then; the correction says how (ratings keep its place in time).
     Match.objects.filter(pk=match.pk).update(winner=match.winner)
     return match
+
+
+def _correction_save(game: Game, *, made_by: AnyUser, reason: str, now: Any) -> None:
+    game.decided_by = Game.DecidedBy.CORRECTION
+    game.decided_at = now
+    game.decided_by_user = _user(made_by)
+    game.reason = reason
+    game.save(update_fields=["winner", "places", "decided_by", "decided_at", "decided_by_user", "reason"])
+
+
+@dataclass(frozen=True)
+class TableCorrection:
+    """What correcting some games' places of a finished table does, worked out before anything is written.
+
+    `changed` maps each game number whose places change to its places before
+    and after (per seat); `games` are all the match's games as the series rule
+    reads them, with the corrected places; `winner_id` is who then wins the series.
+    """
+
+    match: Match
+    changed: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
+    games: list[TableGameRow]
+    winner_id: int
+
+    def handles_places(self, places: tuple[int, ...]) -> dict[str, int]:
+        return {player.handle: place for player, place in zip(self.match.players, places, strict=True)}
+
+    def standing(self, *, corrected: bool) -> dict[str, dict[str, int]]:
+        """Each handle's series points and first places, before or after the correction."""
+        rows = self.games
+        if not corrected:
+            rows = [
+                (number, status, self.changed[number][0] if number in self.changed else places)
+                for number, status, places in rows
+            ]
+        points = self.match.points_per_place or DEFAULT_POINTS_PER_PLACE[len(self.match.player_ids)]
+        scores = table_scores(rows, seats=len(self.match.player_ids), points_per_place=points)
+        return {
+            player.handle: {"points": score.points, "firsts": score.firsts}
+            for player, score in zip(self.match.players, scores, strict=True)
+        }
+
+
+def table_correction_plan(*, match: Match, games: Mapping[int, Mapping[str, int]]) -> TableCorrection:
+    """Check corrected places for some decided games of a finished table (by game number, places by handle).
+
+    Raises `Invalid` when the match is no finished table, a game is not one of
+    its decided games, the places are not every player's finishing order, or
+    the corrected series has no winner (equal at the top on every tie-break:
+    correct another game so that one player wins it). Reads only.
+    """
+    if not match.is_table:
+        raise Invalid(f"Match {match.pk} is not a table of three or four; correct its winner instead.")
+    if match.status != Match.Status.FINISHED:
+        raise Conflict(
+            f"Match {match.pk} is {match.get_status_display().lower()}; only a finished result is corrected."
+        )
+    if not games:
+        raise Invalid("Give the corrected places of at least one game.", extra={"field": "games"})
+    rows = {
+        number: (status, places)
+        for number, status, places in Game.objects.filter(match=match)
+        .order_by("number")
+        .values_list("number", "status", "places")
+    }
+    changed: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for number, by_handle in games.items():
+        status, places = rows.get(number, (None, None))
+        if status != Game.Status.DECIDED or places is None:
+            shown = "not played" if status is None else Game.Status(status).label.lower()
+            raise Invalid(
+                f"Game {number} of match {match.pk} is {shown}; only decided games' places are corrected.",
+                extra={"field": "games"},
+            )
+        after = places_from_handles(match, dict(by_handle))
+        assert after is not None
+        if after != tuple(places):
+            changed[number] = (tuple(places), after)
+    series: list[TableGameRow] = [
+        (number, status, changed[number][1] if number in changed else places)
+        for number, (status, places) in rows.items()
+    ]
+    step = table_series_step(
+        games=series,
+        player_ids=match.player_ids,
+        points_per_place=match.points_per_place or DEFAULT_POINTS_PER_PLACE[len(match.player_ids)],
+        series=match.series,
+        length=match.series_length,
+    )
+    if step.winner_id is None:
+        raise Invalid(
+            "With these places no one wins the series: the top players are level on points, first places and "
+            "their latest games. Correct the places so that one player wins it.",
+            extra={"field": "games"},
+        )
+    return TableCorrection(match, changed, series, step.winner_id)
+
+
+@transaction.atomic
+def match_correct_places(
+    *,
+    match_id: int,
+    games: Mapping[int, Mapping[str, int]],
+    correction_id: int,
+    made_by: AnyUser = None,
+    reason: str = "",
+) -> TableCorrection:
+    """Some games of a finished table really ended in other places: set them, and the series' winner from them.
+
+    Each changed game's winner is the one alone in first place (none when it is
+    shared), it says `correction` and keeps a history row naming the
+    correction; the series is run again (`table_series_step`) and names the
+    match's winner. Games given with their places unchanged are left alone.
+    """
+    match = _match_lock(match_id)
+    plan = table_correction_plan(match=match, games=games)
+    now = timezone.now()
+    for game in Game.objects.filter(match=match, number__in=plan.changed).order_by("number"):
+        game.match = match
+        before = game_state(game)
+        places = plan.changed[game.number][1]
+        first = sole_winner(places)
+        game.places = list(places)
+        game.winner_id = None if first is None else match.player_ids[first]
+        _correction_save(game, made_by=made_by, reason=reason, now=now)
+        game_record_change(
+            game=game,
+            kind=ResultChange.Kind.CORRECTION,
+            before=before,
+            made_by=made_by,
+            reason=reason,
+            source={"correction": correction_id},
+        )
+    if match.winner_id != plan.winner_id:
+        # finished_at stays, as for two players: the ratings keep the match's place in time.
+        match.winner = next(player for player in match.players if player.pk == plan.winner_id)
+        Match.objects.filter(pk=match.pk).update(winner=match.winner)
+    return plan
 
 
 @transaction.atomic

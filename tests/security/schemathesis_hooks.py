@@ -9,9 +9,27 @@ API refuses.
 
 from __future__ import annotations
 
+import ast
+import threading
 from typing import Any
 
 import schemathesis
+
+# CPython 3.11 keeps the AST converter's recursion depth per interpreter, not per
+# thread (gh-106905, fixed in later versions): two workers parsing at once can fail
+# with "SystemError: AST constructor recursion depth mismatch". Hypothesis parses
+# source to describe the lambdas Schemathesis filters with, so with two workers a
+# schema change alone could turn that race into a runtime error. One parse at a time.
+_parse = ast.parse
+_parse_lock = threading.Lock()
+
+
+def _parse_one_at_a_time(*args: Any, **kwargs: Any) -> Any:
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _parse_one_at_a_time  # type: ignore[assignment]
 
 
 @schemathesis.check

@@ -216,14 +216,27 @@ def test_five_players_sit_three_and_two_and_fewer_than_three_are_refused(client_
     assert three["ruleset_name"] == "three-way" and three["points_per_place"] == [2, 1, 0]
 
 
-def test_correcting_a_tables_result_is_refused_with_the_reason(client_for, organiser):
+def test_a_tables_result_is_corrected_through_the_api_by_its_games_places(client_for, organiser):
     players = make_players(4, prefix="k")
     tournament = make_tournament(organiser, players, format="tables", table_rounds=2)
     (table,) = ready(tournament)
     play_table(organiser, table, players)
-    response = client_for(organiser).post(
-        f"/api/tournaments/{tournament.pk}/matches/T1-1/correct/", {"winner": "k02", "dry_run": True}, format="json"
-    )
-    assert response.status_code == 400
-    assert "correcting a result of a tables tournament is not supported" in response.json()["message"]
-    assert TournamentMatch.objects.get(tournament=tournament, key="T1-1").winner_id == players[0].pk
+    client = client_for(organiser)
+    url = f"/api/tournaments/{tournament.pk}/matches/T1-1/correct/"
+    refused = client.post(url, {"winner": "k02", "dry_run": True}, format="json")
+    assert refused.status_code == 400
+    assert "is a table (k01 v k02 v k03 v k04): give the corrected places" in refused.json()["message"]
+
+    places = {"k02": 1, "k01": 2, "k03": 3, "k04": 4}
+    preview = api(client, "post", url, {"games": [{"game": 1, "places": places}], "dry_run": True})
+    assert (preview["old_winner"], preview["new_winner"], preview["applied"]) == ("k01", "k02", False)
+    assert preview["games"] == [{"game": 1, "before": {"k01": 1, "k02": 2, "k03": 3, "k04": 4}, "after": places}]
+    assert preview["standing"]["after"]["k02"] == {"points": 3, "firsts": 1}
+    assert preview["changes"] == [], "round 2, already seated, stays"
+    done = api(client, "post", url, {"games": [{"game": 1, "places": places}], "reason": "misread"})
+    assert done["applied"]
+    row = api(client, "get", f"/api/tournaments/{tournament.pk}/matches/T1-1/")
+    assert (row["places"], row["points"]) == ([2, 1, 3, 4], [1, 3, 0, 0])
+    history = api(client, "get", f"/api/tournaments/{tournament.pk}/corrections/")["results"]
+    assert history[0]["after"]["games"] == {"1": places} and history[0]["reason"] == "misread"
+    assert TournamentMatch.objects.get(tournament=tournament, key="T1-1").winner_id == players[1].pk

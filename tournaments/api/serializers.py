@@ -47,6 +47,14 @@ class TournamentCreateInput(serializers.Serializer):
     max_matches = serializers.IntegerField(
         required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX
     )
+    table_size = serializers.IntegerField(
+        required=False,
+        default=2,
+        min_value=2,
+        max_value=4,
+        help_text="winner_stays_on: players at the table (2; 3 or 4: the winner keeps their seat, the others go "
+        "to the back of one queue in their finishing order).",
+    )
     group_count = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -131,8 +139,31 @@ class EntrantAddInput(serializers.Serializer):
     seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX)
 
 
+class CorrectedGameInput(serializers.Serializer):
+    game = serializers.IntegerField(min_value=1, max_value=INT_MAX, help_text="The game's number in its match.")
+    places = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=4),
+        help_text="Every player's place in that game by handle (1 is best; shared places share the number).",
+    )
+
+
 class CorrectionInput(serializers.Serializer):
-    winner = StrictCharField(max_length=40, help_text="The handle of the player who really won.")
+    winner = StrictCharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=40,
+        help_text="Two players: the handle of the player who really won.",
+    )
+    games = CorrectedGameInput(
+        many=True,
+        required=False,
+        default=None,
+        allow_null=True,
+        max_length=50,
+        help_text="A table of three or four: the corrected places of some of its decided games; "
+        "the series is run again over all its games and names the winner.",
+    )
     reason = StrictCharField(
         required=False,
         default="",
@@ -187,6 +218,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "double_round_robin",
             "swiss_rounds",
             "max_matches",
+            "table_size",
             "group_count",
             "advance_per_group",
             "confirmation",
@@ -336,5 +368,14 @@ def correction_preview_schema() -> dict[str, Any]:
             "needs_confirmation": {"type": "boolean"},
             "applied": {"type": "boolean"},
             "changes": {"type": "array", "items": {"type": "object"}},
+            "games": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "A table's correction: each changed game's places by handle, before and after.",
+            },
+            "standing": {
+                "type": "object",
+                "description": "A table's correction: each handle's series points and first places, before and after.",
+            },
         },
     }

@@ -115,6 +115,10 @@ class TournamentFormat(ABC):
             keys = [TIMED_METRIC, *(key for key in keys if key != TIMED_METRIC)]
         return keys
 
+    def table_sizes(self, tournament: Tournament) -> tuple[int, ...]:
+        """The sizes of table (three, four) this event seats; empty when it pairs two players only."""
+        return (3, 4) if self.tables else ()
+
     def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
         """Points per place at a table of `seats` (None: the format's pairings count wins, not places)."""
         return None

@@ -21,8 +21,13 @@ whose places (its match's own standings) are the top places; everyone else is
 placed by the standings of the rounds, after them. The final's points do not
 enter the standings of the rounds: they decide only the top places.
 
-A corrected table result is refused: a table's result is its places, not one
-winner, and re-seating the rounds after it is not supported.
+A corrected result (a table's games' places, or a pair's winner) changes the
+standings. Rounds already seated stay as they were seated, as Swiss rounds
+already paired do: they were drawn from the standings of their time, and the
+results played in them stand. The final table is qualified for by the
+standings, like a playoff after groups: if the correction changes who
+reaches it, it is seated again, at once if it has not started, else (with
+the organiser's confirmation) its match is set aside and it is played again.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from matches.models import Match
 from tournaments.generators import GeneratorUserError, Table, first_round, standing_round, table_sizes
 from tournaments.standings import StandingsRow, compute_standings
 
-from ..corrections import CorrectionContext, PlannedChange
+from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Tournament, TournamentMatch
 from ..pairings import Run, table_points, table_row
 from .base import PairingResult, TournamentFormat
@@ -120,11 +125,32 @@ class Tables(TournamentFormat):
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
     ) -> list[PlannedChange]:
-        raise GeneratorUserError(
-            "A table's result is its places, not one winner, and the rounds after it were seated from it: "
-            "correcting a result of a tables tournament is not supported. Settle each game's places on its "
-            "match page before the round ends."
-        )
+        """The final table again if the corrected standings of the rounds qualify others for it; nothing else."""
+        final = context.pairings.get(FINAL)
+        if final is None or target.key == FINAL:
+            return []
+        assert context.corrected is not None, "the service gives the corrected pairing"
+        rounds = [
+            context.corrected if pairing is target else pairing
+            for pairing in context.pairings.values()
+            if pairing.bracket != TournamentMatch.Bracket.FINAL_TABLE
+        ]
+        ranked = [int(row.player) for row in self.table(context.tournament, rounds, context.seeded)]
+        finalists = ranked[: len(final.seat_ids)]
+        if set(finalists) == set(final.seat_ids):
+            return []  # the same players: the final stands, seated as it was
+        started = final.match_id is not None and final.match_id in started_match_ids([final.match_id])
+        after = {"players": [context.handle(pk) for pk in finalists], "status": "ready", "winner": None}
+        return [
+            PlannedChange(
+                change=PairingChange(FINAL, "reset" if started else "refill", context.summary(final), after),
+                pairing=final,
+                # The final goes (its match set aside if played, else dropped) and `advance` seats it again.
+                new_players=None,
+                result_dropped=final.winner_id is not None,
+                ready_after=False,
+            )
+        ]
 
     # --- Standings ---------------------------------------------------------------
 

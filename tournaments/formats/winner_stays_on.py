@@ -1,14 +1,35 @@
-"""Winner stays on: one table, the winner keeps it, challengers queue; finished by the table."""
+"""Winner stays on: one table, the winner keeps it, challengers queue; finished by the table.
+
+A table of two by default (`table_size` 2): the winner meets the next in
+the queue, the loser goes to its back. With `table_size` 3 or 4 the table is
+a match of that many players (the tournament's `ruleset_three` or
+`ruleset_four`, "three-way" and "four-way" by default, scored by points per
+place as at a tables event): the winner keeps their seat, the others go to
+the back of the one queue in their finishing order (the match's places), and
+the front of the queue fills the empty seats (`winner_stays_on_table`). The
+standings rank by tables won, then table points, then head to head.
+"""
 
 from __future__ import annotations
 
-from tournaments.generators import WinnerStaysOnState, winner_stays_on
+from collections.abc import Sequence
+
+from tournaments.generators import (
+    GeneratorUserError,
+    WinnerStaysOnState,
+    WinnerStaysOnTableState,
+    winner_stays_on,
+    winner_stays_on_table,
+)
 
 from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, pairing_row, pairings_create
+from ..pairings import Run, pairing_row, pairings_create, table_points, table_row
 from .base import TournamentFormat
 from .registry import register
+
+#: Tie-breaks at a table of three or four when the organiser names none.
+TABLE_TIE_BREAKS = ("match_wins", "table_points", "head_to_head")
 
 
 def default_max_matches(entrant_count: int) -> int:
@@ -29,6 +50,30 @@ def winner_stays_on_replay(
     )
 
 
+def finishing_order(pairing: TournamentMatch) -> tuple[int, ...]:
+    """A decided table's players, best first: by the match's places (its winner alone first), then seat."""
+    seats = pairing.seat_ids
+    places = pairing.places or [1 if pk == pairing.winner_id else 2 for pk in seats]
+    return tuple(seats[index] for index in sorted(range(len(seats)), key=lambda index: (places[index], index)))
+
+
+def table_replay(
+    tournament: Tournament, seeded: Sequence[int], orders: Sequence[Sequence[int]]
+) -> WinnerStaysOnTableState:
+    """The event at a table of three or four replayed from its matches' finishing orders, in order."""
+    return winner_stays_on_table(
+        list(seeded),
+        orders,
+        max_matches=tournament.max_matches or default_max_matches(len(seeded)),
+        table_size=tournament.table_size,
+    )
+
+
+def _decided_orders(pairings: Sequence[TournamentMatch]) -> list[tuple[int, ...]]:
+    ordered = sorted(pairings, key=lambda pairing: pairing.round)
+    return [finishing_order(pairing) for pairing in ordered if pairing.winner_id is not None]
+
+
 @register
 class WinnerStaysOn(TournamentFormat):
     key = "winner_stays_on"
@@ -38,10 +83,29 @@ class WinnerStaysOn(TournamentFormat):
     # Each "round" is one match at the one table.
     round_noun = "Match"
     rounds_title = "Matches"
-    options = ("max_matches",)
+    options = ("max_matches", "table_size")
 
     def start_check(self, tournament: Tournament, entrant_count: int) -> None:
         tournament.max_matches = tournament.max_matches or default_max_matches(entrant_count)
+        size = tournament.table_size
+        if size not in (2, 3, 4):
+            raise GeneratorUserError(f"The table seats 2, 3 or 4 players, not {size}.")
+        if entrant_count < size:
+            raise GeneratorUserError(f"A table of {size} needs at least {size} players; {entrant_count} entered.")
+
+    def table_sizes(self, tournament: Tournament) -> tuple[int, ...]:
+        return (tournament.table_size,) if tournament.table_size > 2 else ()
+
+    def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
+        return table_points(tournament, seats) if seats > 2 else None
+
+    def tie_breaks(self, tournament: Tournament) -> list[str]:
+        if tournament.table_size > 2 and not tournament.tie_breaks:
+            keys = list(TABLE_TIE_BREAKS)
+            if tournament.time_limit_ms is not None:
+                keys = ["timed_cards", *keys]
+            return keys
+        return super().tie_breaks(tournament)
 
     def open(self, run: Run) -> None:
         self._next(run)
@@ -49,18 +113,36 @@ class WinnerStaysOn(TournamentFormat):
     def advance(self, run: Run) -> None:
         if not run.all_settled():
             return
-        if winner_stays_on_replay(run.tournament, run.entrants, run.pairings).finished:
+        if run.tournament.table_size > 2:
+            finished = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings)).finished
+        else:
+            finished = winner_stays_on_replay(run.tournament, run.entrants, run.pairings).finished
+        if finished:
             self.finish_by_standings(run)
         else:
             self._next(run)
 
     def _next(self, run: Run) -> None:
+        players = run.players
+        if run.tournament.table_size > 2:
+            table = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings))
+            if table.next_table is None:
+                return
+            number = table.matches_played + 1
+            table_row(
+                run.tournament,
+                f"M{number}",
+                section=self.section,
+                round_number=number,
+                position=1,
+                players=[players[int(player)] for player in table.next_table],
+            ).save()
+            return
         state = winner_stays_on_replay(run.tournament, run.entrants, run.pairings)
         upcoming = state.next_match
         if upcoming is None:
             return
         number = state.matches_played + 1
-        players = run.players
         row = pairing_row(
             run.tournament,
             f"M{number}",
@@ -75,13 +157,18 @@ class WinnerStaysOn(TournamentFormat):
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
     ) -> list[PlannedChange]:
-        """Replay the queue: from the first later match whose pairing differs, every later match goes."""
+        """Replay the queue: from the first later match whose players differ, every later match goes."""
         ordered = sorted(context.pairings.values(), key=lambda pairing: pairing.round)
         index = ordered.index(target)
+        later = ordered[index + 1 :]
+        if context.tournament.table_size > 2:
+            assert context.corrected is not None, "the service gives the corrected pairing"
+            orders = [finishing_order(p) for p in ordered[:index] if p.winner_id is not None]
+            orders.append(finishing_order(context.corrected))
+            return self._drop_from_first_difference(context, later, orders)
         winners = [pairing.winner_id for pairing in ordered[:index]] + [new_winner]
         seeded = context.seeded
         max_matches = context.tournament.max_matches or default_max_matches(len(seeded))
-        later = ordered[index + 1 :]
         started = started_match_ids([pairing.match_id for pairing in later if pairing.match_id is not None])
         planned: list[PlannedChange] = []
         for pairing in later:
@@ -94,17 +181,34 @@ class WinnerStaysOn(TournamentFormat):
                 ):
                     winners.append(pairing.winner_id)
                     continue
-            # From the first match that differs, every later one was played from a
-            # queue that never was: they all go, and play resumes from the corrected state.
-            action = "reset" if pairing.match_id in started else "remove"
-            after = {"players": [None, None], "status": "removed", "winner": None}
-            planned.append(
-                PlannedChange(
-                    change=PairingChange(pairing.key, action, context.summary(pairing), after),
-                    pairing=pairing,
-                    new_players=None,
-                    result_dropped=pairing.winner_id is not None,
-                    ready_after=False,
-                )
-            )
+            planned.append(_removed(context, pairing, started))
         return planned
+
+    def _drop_from_first_difference(
+        self, context: CorrectionContext, later: list[TournamentMatch], orders: list[tuple[int, ...]]
+    ) -> list[PlannedChange]:
+        """A table's queue replayed with the corrected finishing order: later matches stand while their seats do."""
+        started = started_match_ids([pairing.match_id for pairing in later if pairing.match_id is not None])
+        planned: list[PlannedChange] = []
+        for pairing in later:
+            if not planned:
+                expected = table_replay(context.tournament, context.seeded, orders).next_table
+                if expected == pairing.seat_ids:
+                    if pairing.winner_id is not None:
+                        orders.append(finishing_order(pairing))
+                    continue
+            planned.append(_removed(context, pairing, started))
+        return planned
+
+
+def _removed(context: CorrectionContext, pairing: TournamentMatch, started: set[int]) -> PlannedChange:
+    """A later match played from a queue that never was: it goes (reset if started), and play resumes."""
+    action = "reset" if pairing.match_id in started else "remove"
+    after = {"players": [None] * max(2, len(pairing.seat_ids)), "status": "removed", "winner": None}
+    return PlannedChange(
+        change=PairingChange(pairing.key, action, context.summary(pairing), after),
+        pairing=pairing,
+        new_players=None,
+        result_dropped=pairing.winner_id is not None,
+        ready_after=False,
+    )

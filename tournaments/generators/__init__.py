@@ -15,7 +15,13 @@ from .seeding import Seeding, bracket_lines, bracket_size, standard_seed_order
 from .single_elimination import single_elimination
 from .swiss import SwissPlayer, SwissRound, swiss_round
 from .tables import Table, first_round, repeats, standing_round, table_sizes
-from .winner_stays_on import WinnerStaysOnState, WinsRow, winner_stays_on
+from .winner_stays_on import (
+    WinnerStaysOnState,
+    WinnerStaysOnTableState,
+    WinsRow,
+    winner_stays_on,
+    winner_stays_on_table,
+)
 
 __all__ = [
     "Bracket",
@@ -45,6 +51,7 @@ __all__ = [
     "Table",
     "WinnerOf",
     "WinnerStaysOnState",
+    "WinnerStaysOnTableState",
     "WinsRow",
     "advance",
     "berger_table",
@@ -64,4 +71,5 @@ __all__ = [
     "swiss_round",
     "table_sizes",
     "winner_stays_on",
+    "winner_stays_on_table",
 ]

@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.db import transaction
 
-from matches.services import AnyUser
+from matches.models import Match
+from matches.services import AnyUser, TableCorrection, table_correction_plan
 from speedsite.errors import Conflict, Invalid, NotFound
 from tournaments.formats import format_for
 
-from ..corrections import CorrectionContext, CorrectionMade, CorrectionPreview, MatchBusyError, correction_apply
+from ..corrections import (
+    CorrectedResult,
+    CorrectionContext,
+    CorrectionMade,
+    CorrectionPreview,
+    MatchBusyError,
+    corrected_pairing,
+    correction_apply,
+)
 from ..models import CorrectionRecord, Tournament, TournamentMatch
 from ..progress import pairings_advance
 from ..selectors import entrant_list
@@ -23,13 +34,20 @@ def pairing_correct(
     *,
     tournament_id: int,
     key: str,
-    winner: str,
     user: AnyUser,
+    winner: str | None = None,
+    games: Sequence[Mapping[str, Any]] | None = None,
     reason: str = "",
     dry_run: bool = False,
     confirm: bool = False,
 ) -> CorrectionPreview:
     """Correct the result of a decided pairing, and re-fill or reset what follows from it.
+
+    Two players: `winner` is the handle of who really won. A table of three or
+    four: `games` gives the corrected places of some of its decided games
+    (`[{"game": 2, "places": {"ann": 1, "bob": 3, "cy": 2}}]`); the series is
+    run again over all its games and names the winner, and the pairing's
+    places and points follow.
 
     With `dry_run` nothing is saved: the preview lists every later pairing
     the change touches. Pairings whose match has not started are re-filled
@@ -53,20 +71,22 @@ def pairing_correct(
         raise NotFound(f"{tournament.name!r} has no match {key!r}.")
     if target.status != TournamentMatch.Status.DECIDED:
         raise Invalid(f"Match {key} is {target.get_status_display().lower()}; only decided results can be corrected.")
-    new_winner = context.player_id(winner)
-    if new_winner is None or new_winner not in target.seat_ids:
-        seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
-        raise Invalid(f"{winner!r} did not play in match {key} ({seated}).", extra={"field": "winner"})
-
+    table = _table_correction(context, target, winner=winner, games=games)
+    new_winner = table.winner_id if table is not None else _winner_id(context, target, winner)
+    tournament_format = format_for(tournament.format)
+    points = tournament_format.table_points(tournament, len(target.seat_ids))
+    corrected = corrected_pairing(target, new_winner=new_winner, table=table, points_per_place=points)
+    context = dataclasses.replace(context, corrected=corrected)
     with organiser_fixable():
-        planned = format_for(tournament.format).plan_correction(context, target, new_winner)
+        planned = tournament_format.plan_correction(context, target, new_winner)
     preview = CorrectionPreview(
         key=key,
         old_winner=context.handle(target.winner_id),
         new_winner=context.handle(new_winner),
         changes=[item.change for item in planned],
+        **(_table_preview(table) if table is not None else {}),
     )
-    if dry_run or new_winner == target.winner_id:
+    if dry_run or not preview.changes_anything:
         return preview
     if preview.needs_confirmation and not confirm:
         raise Conflict(
@@ -83,10 +103,12 @@ def pairing_correct(
         before={
             "winner": preview.old_winner,
             "pairings": [{"key": change.key, **change.before} for change in preview.changes],
+            **({"games": {str(game["game"]): game["before"] for game in preview.games}} if table else {}),
         },
         after={
             "winner": preview.new_winner,
             "pairings": [{"key": change.key, "action": change.action, **change.after} for change in preview.changes],
+            **({"games": {str(game["game"]): game["after"] for game in preview.games}} if table else {}),
         },
     )
     annul_reason = (
@@ -94,8 +116,15 @@ def pairing_correct(
         f"({preview.old_winner} to {preview.new_winner}): its players should not have met."
     )
     try:
+        result = CorrectedResult(
+            new_winner,
+            None
+            if table is None
+            else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
+            points,
+        )
         changed = correction_apply(
-            context, target, new_winner, planned, CorrectionMade(record.pk, user, reason, annul_reason)
+            context, target, result, planned, CorrectionMade(record.pk, user, reason, annul_reason)
         )
     except MatchBusyError as exc:
         raise Conflict(
@@ -104,3 +133,60 @@ def pairing_correct(
     pairings_advance(tournament)
     ratings_recompute(match_ids=changed)
     return dataclasses.replace(preview, applied=True)
+
+
+def _winner_id(context: CorrectionContext, target: TournamentMatch, winner: str | None) -> int:
+    """Two players' corrected result: the winner's id, checked against the pairing."""
+    if winner is None:
+        raise Invalid(f"Name the player who really won match {target.key}.", extra={"field": "winner"})
+    new_winner = context.player_id(winner)
+    if new_winner is None or new_winner not in target.seat_ids:
+        seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
+        raise Invalid(f"{winner!r} did not play in match {target.key} ({seated}).", extra={"field": "winner"})
+    return new_winner
+
+
+def _table_correction(
+    context: CorrectionContext,
+    target: TournamentMatch,
+    *,
+    winner: str | None,
+    games: Sequence[Mapping[str, Any]] | None,
+) -> TableCorrection | None:
+    """A table's corrected result (None for two players), checked: games by number, places by handle."""
+    seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
+    if len(target.seat_ids) <= 2:
+        if games:
+            raise Invalid(
+                f"Match {target.key} ({seated}) has two players: name its winner, not places.",
+                extra={"field": "games"},
+            )
+        return None
+    if winner is not None:
+        raise Invalid(
+            f"Match {target.key} is a table ({seated}): give the corrected places of its games, "
+            'e.g. {"games": [{"game": 1, "places": {"ann": 1, "bob": 2, "cy": 3}}]}; the series names the winner.',
+            extra={"field": "winner"},
+        )
+    by_number: dict[int, Mapping[str, int]] = {}
+    for game in games or ():
+        number = int(game["game"])
+        if number in by_number:
+            raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
+        by_number[number] = game["places"]
+    assert target.match_id is not None, "a decided table has its match"
+    match = Match.objects.select_related("player_one", "player_two", "player_three", "player_four").get(
+        pk=target.match_id
+    )
+    return table_correction_plan(match=match, games=by_number)
+
+
+def _table_preview(table: TableCorrection) -> dict[str, Any]:
+    """What a table's correction changes in its own match: each changed game's places, and the series' standing."""
+    return {
+        "games": [
+            {"game": number, "before": table.handles_places(before), "after": table.handles_places(after)}
+            for number, (before, after) in sorted(table.changed.items())
+        ],
+        "standing": {"before": table.standing(corrected=False), "after": table.standing(corrected=True)},
+    }

@@ -76,6 +76,7 @@ def tournament_create(
     double_round_robin: bool = False,
     swiss_rounds: int | None = None,
     max_matches: int | None = None,
+    table_size: int = 2,
     group_count: int | None = None,
     advance_per_group: int = 2,
     confirmation: str = Match.Confirmation.OPPONENT,
@@ -94,7 +95,7 @@ def tournament_create(
     A tables tournament resolves a ruleset per table size (`ruleset_three`,
     default "three-way"; `ruleset_four`, default "four-way"; `ruleset` for the
     pair five players leave) and points per place per size (None: 2-1-0,
-    3-1-0-0). `time_limit_ms` makes every match a timed round (any format).
+    3-1-0-0); so does winner stays on at a table of three or four (`table_size`). `time_limit_ms` makes every match a timed round (any format).
     """
     require_organiser(user)
     try:
@@ -112,6 +113,8 @@ def tournament_create(
         advance_per_group=advance_per_group,
         table_rounds=table_rounds,
     )
+    if table_size not in (2, 3, 4):
+        raise Invalid(f"The table seats 2, 3 or 4 players, not {table_size}.", extra={"field": "table_size"})
     if final_table_size not in (3, 4):
         raise Invalid(
             f"The final table seats 3 or 4 players, not {final_table_size}.", extra={"field": "final_table_size"}
@@ -125,7 +128,8 @@ def tournament_create(
         raise Invalid(
             "confirm_within is a number of seconds (at least 1), or null for never.", extra={"field": "confirm_within"}
         )
-    tables = format_for(format).tables
+    fmt = format_for(format)
+    tables = fmt.tables or ("table_size" in fmt.options and table_size > 2)
     # A table's best of may be even (its points decide); a two-player format's must be odd.
     series, length = series_resolve(best_of=best_of, first_to=first_to, seats=3 if tables else 2)
     resolved, ruleset_name = ruleset_resolve(ruleset)
@@ -163,6 +167,7 @@ def tournament_create(
         double_round_robin=double_round_robin,
         swiss_rounds=swiss_rounds,
         max_matches=max_matches,
+        table_size=table_size,
         group_count=group_count,
         advance_per_group=advance_per_group,
         confirmation=confirmation,
