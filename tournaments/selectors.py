@@ -15,7 +15,7 @@ from tournaments.ratings.glicko2 import Rating
 from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
 from tournaments.standings import StandingsRow, metric_for
 
-from .cache import tournament_cached
+from .cache import TournamentCache
 from .formats import format_for
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 
@@ -179,6 +179,7 @@ def tournament_standings_slice(
     limit: int = 50,
     sort: str = "rank",
     entrants: Callable[[], Sequence[Entrant]] | None = None,
+    page_cache: TournamentCache | None = None,
 ) -> StandingsSlice:
     """`limit` rows of the standings from `offset`, sorted by `sort` (one of STANDINGS_SORTS; else by rank).
 
@@ -188,24 +189,23 @@ def tournament_standings_slice(
     No query grows with the field.
     `entrants` gives the entrants with their players when the caller has them
     (computing the table then costs one query, for the pairings; else two).
+    `page_cache` is the caller's reader of the tournament's cache (one generation read, entries prefetched).
     """
     if sort not in STANDINGS_SORTS:
         sort = "rank"
+    reader = page_cache or TournamentCache(tournament.pk)
 
     def part() -> tuple[_PlainStandings, int]:
         load = entrants or (lambda: entrant_list(tournament=tournament))
-        plain = tournament_cached(
-            tournament_id=tournament.pk, name="standings", compute=lambda: _standings_plain(tournament, load())
-        )
+        plain = reader.get("standings", lambda: _standings_plain(tournament, load()))
         rows = _sorted_rows(tournament, plain.rows, sort)
         return _PlainStandings(plain.kind, plain.tie_breaks, plain.finished, rows[offset : offset + limit]), len(rows)
 
     # The pages the site and the API ask for are cached as they are (a few rows to unpickle, not the whole
     # table); an odd offset is cut from the cached table, so a visitor cannot fill the cache with slices.
-    if offset % limit == 0 and offset // limit < 1000:
-        page, total = tournament_cached(
-            tournament_id=tournament.pk, name=f"standings:{sort}:{offset}:{limit}", compute=part
-        )
+    name = standings_page_name(sort=sort, offset=offset, limit=limit)
+    if name is not None:
+        page, total = reader.get(name, part)
     else:
         page, total = part()
     views = [
@@ -219,6 +219,13 @@ def tournament_standings_slice(
         sort=sort,
         seeds={row.player_id: row.seed for row in page.rows},
     )
+
+
+def standings_page_name(*, sort: str, offset: int, limit: int) -> str | None:
+    """The cache entry of a page of the standings, or None for an odd slice (cut from the table, not cached)."""
+    if offset % limit == 0 and offset // limit < 1000:
+        return f"standings:{sort if sort in STANDINGS_SORTS else 'rank'}:{offset}:{limit}"
+    return None
 
 
 def _sorted_rows(tournament: Tournament, rows: list[_PlainRow], sort: str) -> list[_PlainRow]:

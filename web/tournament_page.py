@@ -18,9 +18,10 @@ from django.db.models import Case, Count, F, Min, Q, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
 from matches.services import ruleset_resolve
-from tournaments.cache import tournament_cached, tournament_generation
+from tournaments.cache import TournamentCache
 from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
 from tournaments.formats.elimination import BracketFormat
@@ -33,6 +34,7 @@ from tournaments.selectors import (
     entrant_list,
     pairing_list,
     pairing_rounds,
+    standings_page_name,
     tournament_groups,
     tournament_standings_slice,
 )
@@ -145,6 +147,8 @@ class PageLoader:
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
+        #: This request's reader of the tournament's cache (one generation, entries fetched together).
+        self.cache = TournamentCache(tournament.pk)
         self._entrants: list[Entrant] | None = None
         self._pairings: list[TournamentMatch] | None = None
 
@@ -162,7 +166,7 @@ class PageLoader:
 
     def summary(self) -> Summary:
         """The counts (cached; one query on a miss)."""
-        return tournament_cached(tournament_id=self.tournament.pk, name="summary", compute=self._summary)
+        return self.cache.get("summary", self._summary)
 
     def _summary(self) -> Summary:
         status = TournamentMatch.Status
@@ -205,9 +209,7 @@ def _lists(tournament: Tournament, summary: Summary) -> dict[str, Any]:
 
 def tournament_lists(loader: PageLoader) -> dict[str, Any]:
     """The first matches underway and up next, with their names (one query, cached)."""
-    return tournament_cached(
-        tournament_id=loader.tournament.pk, name="lists", compute=lambda: _lists(loader.tournament, loader.summary())
-    )
+    return loader.cache.get("lists", lambda: _lists(loader.tournament, loader.summary()))
 
 
 # --- Bracket ------------------------------------------------------------------------
@@ -276,9 +278,7 @@ def _bracket_index(loader: PageLoader) -> BracketIndex | None:
 
 def bracket_index(loader: PageLoader) -> BracketIndex | None:
     """How the tournament's bracket is split into sections, and which to show first (cached)."""
-    return tournament_cached(
-        tournament_id=loader.tournament.pk, name="bracket-index", compute=lambda: _bracket_index(loader)
-    )
+    return loader.cache.get("bracket-index", lambda: _bracket_index(loader))
 
 
 def _match_url(match_id: int) -> str:
@@ -316,11 +316,7 @@ def _section_drawing(loader: PageLoader, section_id: str) -> BracketDrawing | No
 
 def bracket_section(loader: PageLoader, section_id: str) -> BracketDrawing | None:
     """One section of the bracket drawn (cached per section; on a miss, the pairings of that section alone)."""
-    return tournament_cached(
-        tournament_id=loader.tournament.pk,
-        name=f"bracket:{section_id}",
-        compute=lambda: _section_drawing(loader, section_id),
-    )
+    return loader.cache.get(f"bracket:{section_id}", lambda: _section_drawing(loader, section_id))
 
 
 # --- Rounds -------------------------------------------------------------------------
@@ -373,13 +369,18 @@ def rounds_page(loader: PageLoader, params: QueryDict, *, pairings: int) -> Roun
 
     `pairings` (the tournament's count) bounds the page number, and so what a visitor can make the cache hold.
     """
-    raw = params.get("rounds", "")
-    number = min(page_number(params, "rounds"), pairings // PAIRINGS_PER_PAGE + 1) if raw else None
-    return tournament_cached(
-        tournament_id=loader.tournament.pk,
-        name=f"rounds:{number or 'latest'}",
-        compute=lambda: _rounds_page(loader, number, QueryDict(mutable=True)),
+    number = _rounds_number(params, pairings)
+    return loader.cache.get(
+        f"rounds:{number or 'latest'}", lambda: _rounds_page(loader, number, QueryDict(mutable=True))
     )
+
+
+def _rounds_number(params: QueryDict, pairings: int | None) -> int | None:
+    """The page of rounds asked for, bounded by the count of pairings when known; None: the latest."""
+    if not params.get("rounds", ""):
+        return None
+    number = page_number(params, "rounds")
+    return number if pairings is None else min(number, pairings // PAIRINGS_PER_PAGE + 1)
 
 
 # --- The whole page -----------------------------------------------------------------
@@ -390,31 +391,100 @@ def _standings_sort(params: QueryDict) -> str:
     return sort if sort in STANDINGS_SORTS else "rank"
 
 
+def _part_names(
+    *, section: str, sort: str, standings_page: int, rounds: str, entrants_page: int, checkin_open: bool
+) -> dict[str, str]:
+    """The cache names of the HTML of the page's heaviest parts (`{% cached_part %}`).
+
+    Each says everything its part shows besides the generation: the section, the
+    sort and page of the standings, the page of rounds (its own cache name), the
+    page of entrants (and whether check-in marks show).
+    """
+    return {
+        "bracket": f"html:bracket:{section}",
+        "standings": f"html:standings:{sort}:{standings_page}",
+        "rounds": f"html:{rounds}",
+        "entrants": f"html:entrants:{entrants_page}:{int(checkin_open)}",
+        "now": "html:now",
+    }
+
+
 def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_lists: bool = True) -> dict[str, Any]:
     """Everything a tournament's page (or its embed) shows, for these query parameters; a fixed number of queries.
 
-    On a warm cache: two queries (the page of entrants, and the ratings when the
-    standings are sorted by rating). On a cold one, a few more, whatever the size.
+    On a warm cache: no query (the page of entrants is read only when its HTML is
+    not cached), and three round trips to the cache: the generation, the entries
+    the query parameters name (data and parts' HTML, together), and the default
+    bracket section once the bracket's index says which it is. On a cold one, a
+    few more queries, whatever the size.
     """
     fmt = format_for(tournament.format)
     loader = PageLoader(tournament)
-    summary = loader.summary()
-    # Standings, a page at a time, in the order asked for.
+    reader = loader.cache
     sort = _standings_sort(params)
     first = sliced_offset(params, "page", STANDINGS_PER_PAGE)
+    wanted = params.get("section", "")
+    # What the query parameters name, in one round trip; a guess that proves wrong (a page past the end,
+    # the default section) costs one more read of what it should have been.
+    rounds_name = f"rounds:{_rounds_number(params, None) or 'latest'}"
+    guess = _part_names(
+        section=wanted,
+        sort=sort,
+        standings_page=page_number(params, "page"),
+        rounds=rounds_name,
+        entrants_page=page_number(params, "entrants"),
+        checkin_open=tournament.checkin_open,
+    )
+    names = ["summary", "bracket-index", standings_page_name(sort=sort, offset=first, limit=STANDINGS_PER_PAGE)]
+    names += [f"bracket:{wanted}", guess["bracket"]] if wanted else []
+    names.append(guess["standings"])
+    if with_lists:
+        names += ["groups", guess["now"], guess["rounds"], guess["entrants"]]
+        names += ["final-table"] if fmt.final_key else []
+    reader.prefetch(name for name in names if name)
+    summary = loader.summary()
+    # Standings, a page at a time, in the order asked for.
     sliced = tournament_standings_slice(
-        tournament=tournament, offset=first, limit=STANDINGS_PER_PAGE, sort=sort, entrants=loader.entrants
+        tournament=tournament,
+        offset=first,
+        limit=STANDINGS_PER_PAGE,
+        sort=sort,
+        entrants=loader.entrants,
+        page_cache=reader,
     )
     if sliced.total and first >= sliced.total:  # past the end: the last page
         first = (sliced.total - 1) // STANDINGS_PER_PAGE * STANDINGS_PER_PAGE
         sliced = tournament_standings_slice(
-            tournament=tournament, offset=first, limit=STANDINGS_PER_PAGE, sort=sort, entrants=loader.entrants
+            tournament=tournament,
+            offset=first,
+            limit=STANDINGS_PER_PAGE,
+            sort=sort,
+            entrants=loader.entrants,
+            page_cache=reader,
         )
     entrant_count = sliced.total
+    standings_pager = pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count)
+    entrants_pager = pager(params, "entrants", page_number(params, "entrants"), ENTRANTS_PER_PAGE, entrant_count)
+    index = bracket_index(loader)
+    section_id = ""
+    if index is not None:
+        section_id = wanted if any(link.id == wanted for link in index.sections) else index.default
+    parts = _part_names(
+        section=section_id,
+        sort=sliced.sort,
+        standings_page=standings_pager.number,
+        rounds=f"rounds:{_rounds_number(params, summary.total) or 'latest'}",
+        entrants_page=entrants_pager.number,
+        checkin_open=tournament.checkin_open,
+    )
+    later = [f"bracket:{section_id}", parts["bracket"]] if section_id else []
+    later += [parts["standings"], *([parts["now"], parts["rounds"], parts["entrants"]] if with_lists else [])]
+    reader.prefetch(later)  # only what the first round trip did not ask for: usually the default section
     context: dict[str, Any] = {
         "tournament": tournament,
-        # The templates cache their heaviest parts' HTML under it ({% cache %}), as the data is.
-        "generation": tournament_generation(tournament_id=tournament.pk),
+        # The templates cache their heaviest parts' HTML ({% cached_part %}) under these names, as the data is.
+        "page_cache": reader,
+        "parts": parts,
         "summary": summary,
         "entrant_count": entrant_count,
         "decided": summary.decided,
@@ -428,19 +498,13 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "table_rulesets": table_rulesets(tournament, fmt.table_sizes(tournament)),
         "sorts": [(key, query_with(params, sort=key, page=1)) for key in STANDINGS_SORTS],
         "standings": sliced.standings,
-        "standings_pager": pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count),
+        "standings_pager": standings_pager,
         "sort": sliced.sort,
         "seeds": sliced.seeds,
         "columns": [(key, metric_for(key).label) for key in sliced.standings.tie_breaks],
     }
     # The bracket, a section at a time.
-    index = bracket_index(loader)
-    drawing = None
-    section_id = ""
-    if index is not None:
-        wanted = params.get("section", "")
-        section_id = wanted if any(link.id == wanted for link in index.sections) else index.default
-        drawing = bracket_section(loader, section_id)
+    drawing = bracket_section(loader, section_id) if index is not None else None
     context |= {
         "drawing": drawing,
         "bracket_index": index,
@@ -454,26 +518,25 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
     if not with_lists:
         return context
     # The groups of a format played in groups (every group's table; cached whole).
-    context["groups"] = tournament_cached(tournament_id=tournament.pk, name="groups", compute=lambda: _groups(loader))
-    rounds = rounds_page(loader, params, pairings=summary.total)
-    lists = tournament_lists(loader)
-    entrants_pager = pager(params, "entrants", page_number(params, "entrants"), ENTRANTS_PER_PAGE, entrant_count)
+    context["groups"] = reader.get("groups", lambda: _groups(loader))
+    # The lists of matches and the page of rounds are drawn inside parts whose HTML is cached
+    # ({% cached_part %}): loaded (and unpickled: model instances) only when their part is not.
+    rounds: Any = SimpleLazyObject(lambda: rounds_page(loader, params, pairings=summary.total))
+    lists: Any = SimpleLazyObject(lambda: tournament_lists(loader))
     start = entrants_pager.first - 1 if entrants_pager.total else 0
-    entrants = list(
-        Entrant.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("seed")[start : start + ENTRANTS_PER_PAGE]
-    )
     context |= {
         "final_table": final_table(loader) if fmt.final_key else None,
-        "rounds": rounds.rounds if rounds else [],
+        "rounds": SimpleLazyObject(lambda: rounds.rounds if rounds else []),
         "rounds_page": rounds,
-        "names": (rounds.names if rounds else {}) | lists["names"],
-        "underway": lists["underway"],
-        "up_next": lists["up_next"],
-        "underway_more": summary.underway - len(lists["underway"]),
-        "up_next_more": summary.ready - summary.underway - len(lists["up_next"]),
-        "entrants": entrants,
+        "names": SimpleLazyObject(lambda: (rounds.names if rounds else {}) | lists["names"]),
+        "underway": SimpleLazyObject(lambda: lists["underway"]),
+        "up_next": SimpleLazyObject(lambda: lists["up_next"]),
+        "underway_more": SimpleLazyObject(lambda: summary.underway - len(lists["underway"])),
+        "up_next_more": SimpleLazyObject(lambda: summary.ready - summary.underway - len(lists["up_next"])),
+        # Not read here: the template reads the page of entrants only when its HTML is not cached.
+        "entrants": Entrant.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("seed")[start : start + ENTRANTS_PER_PAGE],
         "entrants_pager": entrants_pager,
     }
     return context
@@ -486,7 +549,7 @@ def final_table(loader: PageLoader) -> TournamentMatch | None:
     def load() -> TournamentMatch | None:
         return pairing_list(tournament=loader.tournament).filter(key=key).first()
 
-    return tournament_cached(tournament_id=loader.tournament.pk, name="final-table", compute=load)
+    return loader.cache.get("final-table", load)
 
 
 def table_rulesets(tournament: Tournament, sizes: tuple[int, ...] = (3, 4)) -> str:
@@ -514,6 +577,8 @@ def _groups(loader: PageLoader) -> list[GroupView]:
 
 #: Standings rows the home page shows of a featured tournament.
 FEATURED_ROWS = 8
+#: The cache name of their HTML.
+FEATURED_STANDINGS_PART = "html:featured-standings"
 
 
 def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
@@ -523,17 +588,26 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
     whole, a larger one only its final section (the page links on to the rest).
     """
     loader = PageLoader(tournament)
+    reader = loader.cache
+    standings_name = standings_page_name(sort="rank", offset=0, limit=FEATURED_ROWS)
+    reader.prefetch(name for name in ("summary", "bracket-index", standings_name, FEATURED_STANDINGS_PART) if name)
     summary = loader.summary()
-    sliced = tournament_standings_slice(tournament=tournament, limit=FEATURED_ROWS, entrants=loader.entrants)
+    sliced = tournament_standings_slice(
+        tournament=tournament, limit=FEATURED_ROWS, entrants=loader.entrants, page_cache=reader
+    )
     index = bracket_index(loader)
     drawing = None
     top = ""
     if index is not None:
         top = index.default if index.whole else _final_section(index)
+        # The same drawing, and the same HTML, as the tournament page's section.
+        reader.prefetch([f"bracket:{top}", f"html:bracket:{top}"])
         drawing = bracket_section(loader, top)
     return {
         "tournament": tournament,
-        "generation": tournament_generation(tournament_id=tournament.pk),
+        "page_cache": reader,
+        "bracket_part": f"html:bracket:{top}",
+        "standings_part": FEATURED_STANDINGS_PART,
         "summary": summary,
         "entrant_count": sliced.total,
         "decided": summary.decided,
