@@ -253,8 +253,17 @@ PLAYER_SORTS = {"name": "Name", "rating": "Rating", "newest": "Newest"}
 
 
 def players_sorted(*, search: str | None = None, sort: str = "name") -> QuerySet[Player]:
-    """Players matching `search` with their rating, in one of PLAYER_SORTS' orders (slice it: one query a page)."""
-    players = player_list(search=search).select_related("rating")
+    """Players matching `search` with their rating, in one of PLAYER_SORTS' orders (slice it: one query a page).
+
+    Each player has `rating_value` (None when unrated) and only the fields the list shows: reading an
+    unrated player's `rating` in a template fails a lookup, which Django answers slowly (it lists the
+    object's attributes to tell a failing property from a missing one), fifty times a page.
+    """
+    players = (
+        player_list(search=search)
+        .annotate(rating_value=F("rating__rating"))
+        .only("handle", "display_name", "created_at")
+    )
     if sort == "rating":
         # Unrated players last, then by handle so that pages do not overlap.
         return players.order_by(F("rating__rating").desc(nulls_last=True), "handle")
