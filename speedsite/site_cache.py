@@ -31,6 +31,8 @@ from typing import TypeVar
 from django.core.cache import cache
 from django.db import transaction
 
+from .cache_reader import GenerationReader
+
 T = TypeVar("T")
 
 #: The cache key of the site lists' generation.
@@ -38,8 +40,6 @@ GENERATION_KEY = "site:lists:generation"
 
 #: How long an entry lives at most (invalidation is explicit; see the module's docstring).
 TIMEOUT_SECONDS = 600
-
-_MISSING = object()
 
 
 def _bump() -> None:
@@ -51,16 +51,22 @@ def site_lists_changed() -> None:
     transaction.on_commit(_bump)
 
 
-def site_cached(*, name: str, compute: Callable[[], T]) -> T:
-    """`compute()`, or what it gave under `name` for the site lists' current generation (picklable values)."""
+def _generation() -> str:
     generation = cache.get(GENERATION_KEY)
     if generation is None:
         # add(), not set(): two processes starting a generation at once agree on one.
         cache.add(GENERATION_KEY, secrets.token_hex(8), timeout=None)
         generation = cache.get(GENERATION_KEY) or "uncached"
-    key = f"site:lists:{generation}:{name}"
-    value = cache.get(key, _MISSING)
-    if value is _MISSING:
-        value = compute()
-        cache.set(key, value, timeout=TIMEOUT_SECONDS)
-    return value  # type: ignore[return-value]
+    return str(generation)
+
+
+class SiteCache(GenerationReader):
+    """One request's reader of the site lists' cache (`speedsite.cache_reader`): one generation, entries together."""
+
+    def __init__(self) -> None:
+        super().__init__(prefix="site:lists", generation=_generation, timeout=TIMEOUT_SECONDS)
+
+
+def site_cached(*, name: str, compute: Callable[[], T]) -> T:
+    """`compute()`, or what it gave under `name` for the site lists' current generation (picklable values)."""
+    return SiteCache().get(name, compute)

@@ -21,12 +21,13 @@ fallback, is right only for a single process, such as the demo's runserver.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
 
+from speedsite.cache_reader import GenerationReader
 from speedsite.site_cache import site_lists_changed
 
 T = TypeVar("T")
@@ -34,8 +35,6 @@ T = TypeVar("T")
 #: How long an entry lives at most. Invalidation is explicit; this only bounds what
 #: a change made outside the tournament services (a player's new display name) can leave stale.
 TIMEOUT_SECONDS = 600
-
-_MISSING = object()
 
 
 def _generation_key(tournament_id: int) -> str:
@@ -69,54 +68,16 @@ def tournament_changed(*, tournament_id: int) -> None:
     site_lists_changed()  # the home page lists tournaments with their status and counts
 
 
-class TournamentCache:
-    """One reader's view of a tournament's cache: the generation read once, and entries fetched together.
-
-    A page reads a dozen entries (counts, standings, the bracket, the HTML of its
-    parts); each read on its own is a round trip to the cache, and a round trip
-    costs a busy server far more than the bytes do. `prefetch` asks for the
-    entries a page will need in one `get_many`; `get` then answers from what came
-    back, and reads (or computes and stores) only what was not there. A reader
-    sees one generation throughout, so its parts agree with one another.
-    """
+class TournamentCache(GenerationReader):
+    """One request's reader of a tournament's cache (`speedsite.cache_reader`): one generation, entries together."""
 
     def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            prefix=f"tournament:{tournament_id}",
+            generation=lambda: tournament_generation(tournament_id=tournament_id),
+            timeout=TIMEOUT_SECONDS,
+        )
         self.tournament_id = tournament_id
-        self._generation: str | None = None
-        self._known: dict[str, Any] = {}
-        self._absent: set[str] = set()  # asked for and not cached: computed, not asked for again
-
-    @property
-    def generation(self) -> str:
-        if self._generation is None:
-            self._generation = tournament_generation(tournament_id=self.tournament_id)
-        return self._generation
-
-    def _key(self, name: str) -> str:
-        return f"tournament:{self.tournament_id}:{self.generation}:{name}"
-
-    def prefetch(self, names: Iterable[str]) -> None:
-        """Fetch these entries in one round trip (those missing are computed when `get` asks for them)."""
-        keys = {self._key(name): name for name in names if name not in self._known and name not in self._absent}
-        if keys:
-            found = cache.get_many(list(keys))
-            for key, name in keys.items():
-                if key in found:
-                    self._known[name] = found[key]
-                else:
-                    self._absent.add(name)
-
-    def get(self, name: str, compute: Callable[[], T]) -> T:
-        """`compute()`, or what it gave under `name` for this generation (see `tournament_cached`)."""
-        if name in self._known:
-            return self._known[name]  # type: ignore[no-any-return]
-        key = self._key(name)
-        value = _MISSING if name in self._absent else cache.get(key, _MISSING)
-        if value is _MISSING:
-            value = compute()
-            cache.set(key, value, timeout=TIMEOUT_SECONDS)
-        self._known[name] = value
-        return value  # type: ignore[return-value]
 
 
 def tournament_cached(*, tournament_id: int, name: str, compute: Callable[[], T]) -> T:

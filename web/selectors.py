@@ -19,7 +19,7 @@ from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, player_list, user_is_organiser, user_player
 from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
-from speedsite.site_cache import site_cached
+from speedsite.site_cache import SiteCache
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import RATING_ORDER_OF_CHANGE, tournament_list
@@ -226,9 +226,12 @@ def _home_lists() -> HomeLists:
     )
 
 
-def home_lists() -> HomeLists:
-    """The home page's lists from the site lists' cache (`speedsite.site_cache`: the services invalidate it)."""
-    return site_cached(name="home", compute=_home_lists)
+def home_lists(*, reader: SiteCache | None = None) -> HomeLists:
+    """The home page's lists from the site lists' cache (`speedsite.site_cache`: the services invalidate it).
+
+    `reader` is the page's reader of that cache, when it has one (it may have fetched the lists already).
+    """
+    return (reader or SiteCache()).get("home", _home_lists)
 
 
 def tournament_of_match(*, match: Match) -> TournamentMatch | None:

@@ -436,7 +436,7 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         checkin_open=tournament.checkin_open,
     )
     names = ["summary", "bracket-index", standings_page_name(sort=sort, offset=first, limit=STANDINGS_PER_PAGE)]
-    names += [f"bracket:{wanted}", guess["bracket"]] if wanted else []
+    names += [f"bracket:{wanted}", guess["bracket"], f"html:nav:{wanted}"] if wanted else []
     names.append(guess["standings"])
     if with_lists:
         names += ["groups", guess["now"], guess["rounds"], guess["entrants"]]
@@ -477,9 +477,13 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         entrants_page=entrants_pager.number,
         checkin_open=tournament.checkin_open,
     )
-    later = [f"bracket:{section_id}", parts["bracket"]] if section_id else []
+    # The sections' navigation links keep the other query parameters: its HTML is shared when there are none.
+    parts["nav"] = f"html:nav:{section_id}" if section_id and set(params) <= {"section"} else ""
+    later = [f"bracket:{section_id}", parts["bracket"], parts["nav"]] if section_id else []
     later += [parts["standings"], *([parts["now"], parts["rounds"], parts["entrants"]] if with_lists else [])]
-    reader.prefetch(later)  # only what the first round trip did not ask for: usually the default section
+    reader.prefetch(
+        name for name in later if name
+    )  # only what the first round trip did not ask for: usually the default section
     context: dict[str, Any] = {
         "tournament": tournament,
         # The templates cache their heaviest parts' HTML ({% cached_part %}) under these names, as the data is.
@@ -513,7 +517,10 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "section_onward": query_with(params, section=index.onward[section_id])
         if index and section_id in index.onward
         else None,
-        "section_links": {link.id: query_with(params, section=link.id) for link in index.sections} if index else {},
+        # Hundreds of links in a big bracket: made only when the navigation's HTML is not cached.
+        "section_links": SimpleLazyObject(
+            lambda: {link.id: query_with(params, section=link.id) for link in index.sections} if index else {}
+        ),
     }
     if not with_lists:
         return context
@@ -579,6 +586,8 @@ def _groups(loader: PageLoader) -> list[GroupView]:
 FEATURED_ROWS = 8
 #: The cache name of their HTML.
 FEATURED_STANDINGS_PART = "html:featured-standings"
+#: And of its bracket's section.
+FEATURED_BRACKET_PART = "html:featured-bracket"
 
 
 def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
@@ -590,23 +599,21 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
     loader = PageLoader(tournament)
     reader = loader.cache
     standings_name = standings_page_name(sort="rank", offset=0, limit=FEATURED_ROWS)
-    reader.prefetch(name for name in ("summary", "bracket-index", standings_name, FEATURED_STANDINGS_PART) if name)
+    names = ("summary", "featured-section", standings_name, FEATURED_STANDINGS_PART, FEATURED_BRACKET_PART)
+    reader.prefetch(name for name in names if name)
     summary = loader.summary()
     sliced = tournament_standings_slice(
         tournament=tournament, limit=FEATURED_ROWS, entrants=loader.entrants, page_cache=reader
     )
-    index = bracket_index(loader)
-    drawing = None
-    top = ""
-    if index is not None:
-        top = index.default if index.whole else _final_section(index)
-        # The same drawing, and the same HTML, as the tournament page's section.
-        reader.prefetch([f"bracket:{top}", f"html:bracket:{top}"])
-        drawing = bracket_section(loader, top)
+    # Which section to draw, cached on its own: the bracket's index lists hundreds of sections in a big one.
+    featured = reader.get("featured-section", lambda: _featured_section(bracket_index(loader)))
+    top, whole = featured or ("", True)
+    # Drawn (and its drawing read) only when the part's HTML is not cached.
+    drawing: Any = SimpleLazyObject(lambda: bracket_section(loader, top)) if featured else None
     return {
         "tournament": tournament,
         "page_cache": reader,
-        "bracket_part": f"html:bracket:{top}",
+        "bracket_part": FEATURED_BRACKET_PART if featured else "",
         "standings_part": FEATURED_STANDINGS_PART,
         "summary": summary,
         "entrant_count": sliced.total,
@@ -617,8 +624,15 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
         "seeds": sliced.seeds,
         "columns": [(key, metric_for(key).label) for key in sliced.standings.tie_breaks],
         "drawing": drawing,
-        "drawing_part": None if index is None or index.whole else top,
+        "drawing_part": None if featured is None or whole else top,
     }
+
+
+def _featured_section(index: BracketIndex | None) -> tuple[str, bool] | None:
+    """The section the home page draws, and whether it is the whole bracket; None: no bracket."""
+    if index is None:
+        return None
+    return (index.default, True) if index.whole else (_final_section(index), False)
 
 
 def _final_section(index: BracketIndex) -> str:

@@ -30,6 +30,7 @@ from replays.models import MatchLog
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError, Invalid
 from speedsite.middleware import policy_with
+from speedsite.site_cache import SiteCache
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import (
     rating_get,
@@ -155,9 +156,16 @@ def _series(match: Match) -> tuple[int, ...]:
     return tuple(score[player.handle] for player in match.players)
 
 
+#: The home page's parts whose HTML is cached with the site lists (`{% cached_part %}`); not the latest
+#: replays, which say how long ago each was verified.
+HOME_PARTS = {"tournaments": "html:home-tournaments", "matches": "html:home-matches"}
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """Bounded whatever the tournaments' sizes: a summary of two featured tournaments and links on."""
-    lists = selectors.home_lists()  # cached: the same for every visitor
+    site = SiteCache()
+    site.prefetch(["home", *HOME_PARTS.values()])  # the lists and their parts' HTML in one round trip
+    lists = selectors.home_lists(reader=site)  # cached: the same for every visitor
     bracket, table = lists.featured_bracket, lists.featured_table
     context = {
         "featured_bracket": tournament_featured_context(bracket) if bracket else None,
@@ -167,6 +175,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "running_matches": lists.running_matches,
         "finished_matches": lists.finished_matches,
         "latest_logs": lists.latest_logs,
+        "site_cache": site,
+        "home_parts": HOME_PARTS,
     }
     return render(request, "web/home.html", context)
 
