@@ -185,6 +185,19 @@ def tournaments_with_counts(*, status: str | None = None, limit: int | None = No
     return list(tournaments[:limit] if limit else tournaments)
 
 
+#: The cache name of /tournaments/' list.
+TOURNAMENT_LIST = "tournaments"
+
+
+def tournament_list_cached(*, reader: SiteCache | None = None) -> list[Tournament]:
+    """Every tournament with its counts (`tournaments_with_counts`) from the site lists' cache.
+
+    The services invalidate it: `tournament_create` for a new tournament, `tournament_changed`
+    for any change under the tournament's lock (its status, entrants, results).
+    """
+    return (reader or SiteCache()).get(TOURNAMENT_LIST, tournaments_with_counts)
+
+
 def tournament_featured(*, elimination: bool) -> Tournament | None:
     """The tournament the home page shows: the latest running one, else the latest finished one.
 

@@ -159,6 +159,8 @@ def _series(match: Match) -> tuple[int, ...]:
 #: The home page's parts whose HTML is cached with the site lists (`{% cached_part %}`); not the latest
 #: replays, which say how long ago each was verified.
 HOME_PARTS = {"tournaments": "html:home-tournaments", "matches": "html:home-matches"}
+#: /tournaments/' HTML, under the site lists' generation.
+TOURNAMENT_LIST_PART = "html:tournaments"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -182,7 +184,15 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/tournament_list.html", {"tournaments": selectors.tournaments_with_counts()})
+    """Every tournament with its counts, from the site lists' cache (the counts read every pairing)."""
+    site = SiteCache()
+    site.prefetch([selectors.TOURNAMENT_LIST, TOURNAMENT_LIST_PART])  # the list and its HTML in one round trip
+    context = {
+        "tournaments": selectors.tournament_list_cached(reader=site),
+        "site_cache": site,
+        "list_part": TOURNAMENT_LIST_PART,
+    }
+    return render(request, "web/tournament_list.html", context)
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:

@@ -149,3 +149,20 @@ def test_the_player_list_shows_ratings_and_a_dash_for_the_unrated(client: Client
     assert set(cells) == {p.handle for p in players}
     assert all(cells[handle].isdigit() for handle in rated), cells
     assert all(cells[handle] == "—" for handle in set(cells) - rated), cells
+
+
+def test_the_tournament_list_is_cached_and_follows_new_and_changed_tournaments(
+    client: Client, organiser: Any, round_trips: RoundTrips
+) -> None:
+    players = make_players(4, "n")
+    cup = make_tournament(organiser, players, format="single_elimination", name="First Cup")
+    queries, trips, html = warm(client, "/tournaments/", round_trips)
+    assert (queries, trips) == (0, 2)  # the site lists' generation, then the list and its HTML together
+    assert "First Cup" in html
+    make_tournament(organiser, players, format="round_robin", name="Second League", start=False)
+    assert "Second League" in client.get("/tournaments/").content.decode()  # tournament_create invalidates
+    decided = re.compile(r"First Cup.*?<strong[^>]*>(\d+)</strong> match", re.S)
+    assert decided.search(client.get("/tournaments/").content.decode()).group(1) == "0"  # type: ignore[union-attr]
+    pairing = ready(cup)[0]
+    play(organiser, pairing, pairing.player_one)
+    assert decided.search(client.get("/tournaments/").content.decode()).group(1) == "1"  # type: ignore[union-attr]

@@ -12,6 +12,7 @@ from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
 from matches.services.matches import points_resolve, time_limit_resolve
 from speedsite.errors import Invalid
+from speedsite.site_cache import site_lists_changed
 from tournaments.formats import UnknownFormatError, format_for
 from tournaments.generators import Seeding
 from tournaments.standings import metric_for
@@ -152,6 +153,8 @@ def tournament_create(
             "points_three": resolved_three,
             "points_four": resolved_four,
         }
+    # /tournaments/ lists every tournament from the site lists' cache: a new one must appear there.
+    site_lists_changed()
     return Tournament.objects.create(
         name=name.strip() or "Tournament",
         format=format,
