@@ -264,6 +264,15 @@ def player_rating_history(*, player: Player) -> list[RatingChange]:
     return list(RatingChange.objects.filter(player=player).order_by(*RATING_ORDER_OF_CHANGE))
 
 
+#: The cache name of the number of players.
+PLAYER_COUNT = "players-count"
+
+
+def player_count_cached(*, reader: SiteCache | None = None) -> int:
+    """How many players there are, from the site lists' cache (`player_create` invalidates it)."""
+    return (reader or SiteCache()).get(PLAYER_COUNT, Player.objects.count)
+
+
 #: The orders /players/ can list players in, with their labels.
 PLAYER_SORTS = {"name": "Name", "rating": "Rating", "newest": "Newest"}
 

@@ -292,14 +292,23 @@ PLAYERS_PER_PAGE = 50
 
 
 def player_list_view(request: HttpRequest) -> HttpResponse:
-    """Players a page at a time, sorted by handle, rating or newest; two queries whatever their number."""
+    """Players a page at a time, sorted by handle, rating or newest; two queries whatever their number.
+
+    Without a search, the count and each page's rows (their HTML) come from the site lists' cache: no query.
+    """
     search = request.GET.get("q", "").strip()
     sort = request.GET.get("sort", "name")
     sort = sort if sort in selectors.PLAYER_SORTS else "name"
     players = selectors.players_sorted(search=search or None, sort=sort)
-    page = pager(request.GET, "page", page_number(request.GET, "page"), PLAYERS_PER_PAGE, players.count())
+    site = SiteCache()
+    asked = page_number(request.GET, "page")
+    if not search:
+        site.prefetch([selectors.PLAYER_COUNT, _players_part(sort, asked)])
+    total = players.count() if search else selectors.player_count_cached(reader=site)
+    page = pager(request.GET, "page", asked, PLAYERS_PER_PAGE, total)
     context = {
-        "players": list(players[page.first - 1 if page.total else 0 : page.last]),
+        # Not read here: the template reads the page only when its rows' HTML is not cached.
+        "players": players[page.first - 1 if page.total else 0 : page.last],
         "pager": page,
         "search": search,
         "sort": sort,
@@ -307,8 +316,15 @@ def player_list_view(request: HttpRequest) -> HttpResponse:
             (key, label, query_with(request.GET, sort=key, page=1)) for key, label in selectors.PLAYER_SORTS.items()
         ],
         "show_ratings": True,
+        "site_cache": site,
+        "rows_part": "" if search else _players_part(sort, page.number),
     }
     return render(request, "web/player_list.html", context)
+
+
+def _players_part(sort: str, number: int) -> str:
+    """The cache name of a page of /players/' rows (a search's are not cached: visitors choose them)."""
+    return f"html:players:{sort}:{number}"
 
 
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from speedsite.errors import Invalid
+from speedsite.site_cache import site_lists_changed
 
 from ..models import Player
 from ..selectors import ORGANISERS_GROUP, player_get
@@ -60,6 +61,7 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
     try:
         with transaction.atomic():
             user.save()
+            site_lists_changed()  # /players/ lists every player from the site lists' cache
             return Player.objects.create(handle=handle, display_name=display_name, user=user)
     except IntegrityError as exc:  # a concurrent request took the handle or the username first
         raise Invalid(f"The handle {handle!r} is taken; choose another.", extra={"field": "handle"}) from exc

@@ -18,7 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_players, make_tournament, play, ready
+from tests.factories import make_player, make_players, make_tournament, play, ready
 from tournaments.models import TournamentMatch
 from web.tournament_page import PageLoader, bracket_index
 
@@ -144,6 +144,9 @@ def test_the_player_list_shows_ratings_and_a_dash_for_the_unrated(client: Client
     with CaptureQueriesContext(connection) as queries:
         html = client.get("/players/").content.decode()
     assert len(queries) == 2  # the count and the page
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/players/").content.decode() == html
+    assert len(queries) == 0  # both from the site lists' cache
     cells = dict(re.findall(r'>(p\d+)</a></th>\s*<td>[^<]*</td>\s*<td class="num">([^<]*)</td>', html))
     rated = {pairing.player_one.handle, pairing.player_two.handle}
     assert set(cells) == {p.handle for p in players}
@@ -166,3 +169,16 @@ def test_the_tournament_list_is_cached_and_follows_new_and_changed_tournaments(
     pairing = ready(cup)[0]
     play(organiser, pairing, pairing.player_one)
     assert decided.search(client.get("/tournaments/").content.decode()).group(1) == "1"  # type: ignore[union-attr]
+
+
+def test_a_new_player_and_a_new_rating_reach_the_cached_player_list(client: Client, organiser: Any) -> None:
+    players = make_players(2, "q")
+    assert "q03" not in client.get("/players/").content.decode()
+    make_player("q03")  # through player_create
+    html = client.get("/players/").content.decode()
+    assert "q03" in html and "3 players" in html
+    assert "—" in client.get("/players/?sort=rating").content.decode()
+    cup = make_tournament(organiser, players, format="single_elimination")
+    play(organiser, ready(cup)[0], players[0])
+    rows = client.get("/players/?sort=rating").content.decode()
+    assert re.search(r'>q01</a></th>\s*<td>[^<]*</td>\s*<td class="num">\d+</td>', rows)
