@@ -156,9 +156,13 @@ def _series(match: Match) -> tuple[int, ...]:
     return tuple(score[player.handle] for player in match.players)
 
 
-#: The home page's parts whose HTML is cached with the site lists (`{% cached_part %}`); not the latest
-#: replays, which say how long ago each was verified.
-HOME_PARTS = {"tournaments": "html:home-tournaments", "matches": "html:home-matches"}
+#: The home page's parts whose HTML is cached with the site lists (`{% cached_part %}`): what is the same
+#: for every visitor (not a signed-in player's link), and not the latest replays, which say how long ago.
+HOME_PARTS = {
+    "tournaments": "html:home-tournaments",
+    "running": "html:home-running",
+    "results": "html:home-results",
+}
 #: /tournaments/' HTML, under the site lists' generation.
 TOURNAMENT_LIST_PART = "html:tournaments"
 

@@ -182,3 +182,14 @@ def test_a_new_player_and_a_new_rating_reach_the_cached_player_list(client: Clie
     play(organiser, ready(cup)[0], players[0])
     rows = client.get("/players/?sort=rating").content.decode()
     assert re.search(r'>q01</a></th>\s*<td>[^<]*</td>\s*<td class="num">\d+</td>', rows)
+
+
+def test_the_cached_parts_hold_nothing_of_the_visitor(client: Client, organiser: Any) -> None:
+    players = make_players(4, "v")
+    cup = make_tournament(organiser, players, format="single_elimination", name="Visitor Cup")
+    signed_in = Client()
+    signed_in.force_login(organiser)
+    for path, theirs in ((f"/tournaments/{cup.pk}/", "Manage</a>"), ("/", 'href="/matches/new/"')):
+        assert theirs not in client.get(path).content.decode(), path  # an anonymous visit fills the cache
+        assert theirs in signed_in.get(path).content.decode(), path
+        assert theirs not in client.get(path).content.decode(), path
