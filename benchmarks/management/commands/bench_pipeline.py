@@ -152,8 +152,7 @@ class Command(BaseCommand):
 
         The benchmark's database starts empty and each round adds hundreds of rows in
         seconds: without this the worker's prepared statements are planned for tables of
-        a few rows (the plans are kept per connection), a state no server stays in, and
-        the rounds' rates swung by half from one to the next.
+        a few rows (the plans are kept per connection), a state no server stays in.
         """
         if connection.vendor != "postgresql":
             return
