@@ -4,6 +4,7 @@
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
 - `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games;
+- `results`: a game's result as people give it (places by handle, a team's winner) and as a game keeps it;
 - `corrections`: a correction from above turns a finished match round, or annuls a match.
 """
 
@@ -27,11 +28,11 @@ from .games import (
     game_set_result,
     game_state,
     games_lapse,
-    places_from_handles,
     require_match_live,
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create
+from .results import places_from_handles
 
 __all__ = [
     "GAME_MATCH_PLAYERS",

@@ -26,7 +26,8 @@ from ..models import Game, Match, ResultChange
 from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner
 from ..selectors import AnyUser
 from ..series import TableGameRow, series_step, table_scores, table_series_step
-from .games import game_record_change, game_state, places_from_handles
+from .games import game_record_change, game_state
+from .results import places_from_handles
 
 
 def _user(user: AnyUser) -> Any:

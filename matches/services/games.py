@@ -20,9 +20,19 @@ from speedsite.site_cache import site_lists_changed
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
-from ..placings import check_places, places_from_winner, sole_winner, team_places
 from ..selectors import AnyUser, user_is_organiser, user_player
 from .matches import match_progress
+from .results import (
+    claimed_places,
+    claimed_timed,
+    game_result_places,
+    report_entry,
+    seat_player,
+    table_result,
+    team_result,
+    two_player_places,
+    winner_from_handle,
+)
 
 _DECIDED_BY_SOURCE = {Source.LOG: Game.DecidedBy.LOG, Source.REPORT: Game.DecidedBy.PLAYERS}
 
@@ -130,29 +140,6 @@ _CLAIM_FIELDS = ["status", "claimed_winner", "claimed_by", "claim_source", "conf
 _CLAIM_FIELDS += ["claimed_places", "claimed_timed_scores"]
 
 
-def game_result_places(match: Match, winner: Player | None, places: tuple[int, ...] | None) -> tuple[int, ...] | None:
-    """The places a decided game keeps: as given in a table; from the winner in a timed two-player match
-    and in Team Speed (the winner's team first).
-
-    None in an untimed two-player match (its winner is its result) and for a void game.
-    """
-    if places is not None or not match.ranks_games or winner is None:
-        return places
-    seat = match.player_ids.index(winner.pk)
-    if match.is_team:
-        team = next(team for team in match.teams if seat in team)
-        return team_places(winning_team=team, seats=len(match.player_ids))
-    return places_from_winner(seat, len(match.player_ids))
-
-
-def team_winner(match: Match, player: Player | None) -> Player | None:
-    """Team Speed: a game's or match's winner is its winning team, named by that team's first seat."""
-    if player is None or not match.is_team:
-        return player
-    first = match.team_of(player.pk)[0]
-    return next(seat for seat in match.players if seat.pk == first)
-
-
 def game_decide(
     *,
     game: Game,
@@ -231,17 +218,10 @@ def game_report_claims(game: Game) -> list[Claim]:
         ]
     reports = ((match.player_one_id, game.reported_by_one_id), (match.player_two_id, game.reported_by_two_id))
     return [
-        Claim(side, Source.REPORT, winner, _two_player_places(match, winner))
+        Claim(side, Source.REPORT, winner, two_player_places(match, winner))
         for side, winner in reports
         if winner is not None
     ]
-
-
-def _two_player_places(match: Match, winner_id: int) -> tuple[int, ...] | None:
-    """A two-player report's places, as a verified log of a timed match states them (None when untimed)."""
-    if not match.ranks_games:
-        return None
-    return places_from_winner(match.player_ids.index(winner_id), 2)
 
 
 def game_claims(game: Game) -> tuple[list[Claim], bool]:
@@ -281,7 +261,7 @@ def game_apply_evidence(
             assert outcome.source is not None
             return game_decide(
                 game=game,
-                winner=_player(match, outcome.winner),
+                winner=seat_player(match, outcome.winner),
                 decided_by=decided_by_source(outcome.source),
                 made_by=made_by,
                 source=source,
@@ -345,76 +325,6 @@ def _game_claim(*, game: Game, outcome: Outcome, made_by: AnyUser, source: dict[
     return game
 
 
-def _player(match: Match, player_id: int | None) -> Player | None:
-    return next((player for player in match.players if player.pk == player_id), None)
-
-
-def _seat_names(match: Match) -> str:
-    handles = [repr(player.handle) for player in match.players]
-    return ", ".join(handles[:-1]) + " or " + handles[-1]
-
-
-def _winner_from_handle(match: Match, handle: str | None) -> Player | None:
-    if handle is None:
-        return None
-    for player in match.players:
-        if player.handle.lower() == handle.lower():
-            return player
-    raise Invalid(
-        f"{handle!r} does not play in this match; the winner is {_seat_names(match)}.", extra={"field": "winner"}
-    )
-
-
-def places_from_handles(match: Match, places: dict[str, int] | None) -> tuple[int, ...] | None:
-    """A table's places given by handle ({"ann": 1, "bob": 2, ...}) in seat order, checked; None stays None."""
-    if places is None:
-        return None
-    by_handle = {str(handle).lower(): place for handle, place in places.items()}
-    handles = [player.handle.lower() for player in match.players]
-    unknown = sorted(set(by_handle) - set(handles))
-    missing = [player.handle for player in match.players if player.handle.lower() not in by_handle]
-    if unknown or missing:
-        raise Invalid(
-            "Give a place for every player of this match and no one else "
-            f"({_seat_names(match)}); {'unknown: ' + ', '.join(unknown) if unknown else 'missing: ' + ', '.join(missing)}.",
-            extra={"field": "places"},
-        )
-    try:
-        return check_places([by_handle[handle] for handle in handles])
-    except ValueError as exc:
-        raise Invalid(f"The places are not a finishing order: {exc}.", extra={"field": "places"}) from exc
-
-
-def _team_result(match: Match, winner: str | None) -> tuple[Player | None, tuple[int, ...] | None]:
-    """A team game's result as a person gives it: any player of the winning team names that team."""
-    if winner is None:
-        raise Invalid("Name a player of the winning team.", extra={"field": "winner"})
-    chosen = team_winner(match, _winner_from_handle(match, winner))
-    assert chosen is not None
-    return chosen, game_result_places(match, chosen, None)
-
-
-def _table_result(
-    match: Match, *, winner: str | None, places: dict[str, int] | None, allow_void: bool
-) -> tuple[Player | None, tuple[int, ...] | None]:
-    """A table's result as a person gives it: places for every seat (their sole first is the winner)."""
-    seat_places = places_from_handles(match, places)
-    if seat_places is None:
-        if allow_void and winner is None:
-            return None, None
-        raise Invalid(
-            "A game at a table of three or four is reported with every player's place, "
-            'e.g. {"places": {"ann": 1, "bob": 2, "cy": 3}}.',
-            extra={"field": "places"},
-        )
-    first = sole_winner(seat_places)
-    chosen = None if first is None else match.players[first]
-    named = _winner_from_handle(match, winner)
-    if named is not None and named != chosen:
-        raise Invalid(f"The winner {winner!r} is not the one player in first place.", extra={"field": "winner"})
-    return chosen, seat_places
-
-
 def require_match_live(match: Match) -> None:
     """An annulled match takes no more results: a correction set it aside."""
     if match.status == Match.Status.ANNULLED:
@@ -448,32 +358,20 @@ def game_report_result(
         )
     if match.is_table or match.is_team:
         if match.is_table:
-            chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=False)
+            chosen, seat_places = table_result(match, winner=winner, places=places, allow_void=False)
         else:
-            chosen, seat_places = _team_result(match, winner)
-        game.reports = {**game.reports, str(me.pk): _report(chosen, seat_places)}
+            chosen, seat_places = team_result(match, winner)
+        game.reports = {**game.reports, str(me.pk): report_entry(chosen, seat_places)}
         game.save(update_fields=["reports"])
         return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
     if winner is None:
         raise Invalid("Name the winner.", extra={"field": "winner"})
-    reported = _winner_from_handle(match, winner)
+    reported = winner_from_handle(match, winner)
     assert reported is not None
     field = "reported_by_one" if me.pk == match.player_one_id else "reported_by_two"
     setattr(game, field, reported)
     game.save(update_fields=[field])
     return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
-
-
-def _report(winner: Player | None, places: tuple[int, ...] | None) -> dict[str, Any]:
-    return {"winner": None if winner is None else winner.pk, "places": None if places is None else list(places)}
-
-
-def _claimed_places(game: Game) -> tuple[int, ...] | None:
-    return None if game.claimed_places is None else tuple(game.claimed_places)
-
-
-def _claimed_timed(game: Game) -> tuple[int, ...] | None:
-    return None if game.claimed_timed_scores is None else tuple(game.claimed_timed_scores)
 
 
 @transaction.atomic
@@ -484,7 +382,7 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
     match = game.match
     if game.status != Game.Status.AWAITING_CONFIRMATION:
         raise Invalid(f"Game {game.number} is {game.get_status_display().lower()}; there is no result to confirm.")
-    winner = _player(match, game.claimed_winner_id)
+    winner = seat_player(match, game.claimed_winner_id)
     if not user_is_organiser(user=user):
         me = _require_player(match, user, "confirm its results")
         if me.pk == game.claimed_by_id:
@@ -499,8 +397,8 @@ def game_confirm(*, game: Game, user: AnyUser) -> Game:
         decided_by=decided_by_source(Source(game.claim_source)),
         kind=ResultChange.Kind.CONFIRMATION,
         made_by=user,
-        places=_claimed_places(game),
-        timed_scores=_claimed_timed(game),
+        places=claimed_places(game),
+        timed_scores=claimed_timed(game),
     )
 
 
@@ -512,7 +410,7 @@ def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | No
     comes from every player); until then each confirmation is kept in history.
     """
     before = game_state(game)
-    game.reports = {**game.reports, str(me.pk): _report(winner, _claimed_places(game))}
+    game.reports = {**game.reports, str(me.pk): report_entry(winner, claimed_places(game))}
     game.save(update_fields=["reports"])
     claims, pending = game_claims(game)
     outcome = game_evidence_outcome(game, claims, pending=pending)
@@ -570,11 +468,11 @@ def game_set_result(
         )
     match = game.match
     if match.is_table:
-        chosen, seat_places = _table_result(match, winner=winner, places=places, allow_void=True)
+        chosen, seat_places = table_result(match, winner=winner, places=places, allow_void=True)
     elif match.is_team:
-        chosen, seat_places = _team_result(match, winner) if winner is not None else (None, None)
+        chosen, seat_places = team_result(match, winner) if winner is not None else (None, None)
     else:
-        chosen, seat_places = _winner_from_handle(match, winner), None
+        chosen, seat_places = winner_from_handle(match, winner), None
     return game_decide(
         game=game,
         winner=chosen,
@@ -606,11 +504,11 @@ def games_lapse(*, now: datetime | None = None, limit: int = 500) -> int:
                 continue
             game_decide(
                 game=game,
-                winner=_player(game.match, game.claimed_winner_id),
+                winner=seat_player(game.match, game.claimed_winner_id),
                 decided_by=Game.DecidedBy.LAPSE,
                 kind=ResultChange.Kind.LAPSE,
-                places=_claimed_places(game),
-                timed_scores=_claimed_timed(game),
+                places=claimed_places(game),
+                timed_scores=claimed_timed(game),
             )
             lapsed += 1
     return lapsed
