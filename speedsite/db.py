@@ -18,8 +18,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.utils import CursorWrapper
+from psycopg.pq import TransactionStatus
 
 
 @dataclass
@@ -45,21 +46,80 @@ def statement_pipeline() -> Iterator[None]:
     """Queue the statements of `pipelined_cursor()`s until a result is read or the block ends.
 
     An error in a queued statement surfaces at the next statement that waits,
-    or when the block ends. Nested blocks join the outer one.
+    or when the block ends. Nested blocks join the outer one. When the block
+    starts the transaction of the atomic block around it, the BEGIN goes out
+    with the block's first statements (see `_begin_in_pipeline`).
     """
+    with _pipeline(commit=False):
+        yield
+
+
+@contextmanager
+def atomic_pipeline() -> Iterator[None]:
+    """`transaction.atomic()` around a `statement_pipeline()`: as the outermost atomic block on PostgreSQL,
+    its BEGIN goes out with the first statements and its COMMIT with the last ones.
+
+    A transaction in a pipeline otherwise costs two round trips of its own:
+    psycopg sends the BEGIN alone and waits for it, and the COMMIT, after the
+    block's end sent the queued writes and waited for them. Here the writes and
+    the COMMIT go together, and the server runs the COMMIT only if every queued
+    statement before it succeeded (an error aborts the rest of the pipeline,
+    and the error is raised as the block ends, so Django rolls back as always).
+    Django still runs the transaction: its `on_commit` callbacks, its savepoints
+    for nested atomic blocks, its rollback on an exception or `set_rollback(True)`
+    (both leave the COMMIT unsent). Nested in an atomic block, it is an ordinary
+    savepoint around a statement pipeline.
+    """
+    with transaction.atomic(), _pipeline(commit=len(connection.atomic_blocks) == 1):
+        yield
+
+
+@contextmanager
+def _pipeline(*, commit: bool) -> Iterator[None]:
     if connection.vendor != "postgresql" or _current.get() is not None:
         yield
         return
     connection.ensure_connection()
-    # wrap_database_errors: a queued statement's error, raised as the block ends, reads as Django's
-    with connection.wrap_database_errors, connection.cursor() as shared, connection.connection.pipeline() as pipeline:
-        state = _Pipeline(pipeline=pipeline, shared=shared, deferred={id(shared)})
-        token = _current.set(state)
-        try:
-            with connection.execute_wrapper(state.run_synchronously):
-                yield
-        finally:
-            _current.reset(token)
+    raw = connection.connection
+    began = _begin_in_pipeline(raw)
+    try:
+        # wrap_database_errors: a queued statement's error, raised as the block ends, reads as Django's
+        with connection.wrap_database_errors, connection.cursor() as shared, raw.pipeline() as pipeline:
+            if began:  # the raw cursor: psycopg's own statement, not one of the block's (Django records none)
+                shared.cursor.execute("BEGIN")
+            state = _Pipeline(pipeline=pipeline, shared=shared, deferred={id(shared)})
+            token = _current.set(state)
+            try:
+                with connection.execute_wrapper(state.run_synchronously):
+                    yield
+            finally:
+                _current.reset(token)
+            # Only on success: an exception skips this, and Django rolls back.
+            if began and commit and not connection.needs_rollback:
+                shared.cursor.execute("COMMIT")  # sent with the queued writes; Django's commit finds nothing open
+    finally:
+        if began and not raw.closed and raw.pgconn.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False  # committed, or no BEGIN reached the server: psycopg begins as before
+
+
+def _begin_in_pipeline(raw: Any) -> bool:
+    """Whether the block starts its atomic block's transaction itself, with a queued BEGIN.
+
+    psycopg begins a transaction at its first statement and, in pipeline mode,
+    sends that BEGIN alone and waits for it: a round trip of its own, which
+    wakes both processes once more per transaction. So when nothing of the
+    atomic block's transaction was sent yet, psycopg is switched to autocommit
+    (no I/O while idle outside pipeline mode) and the block queues the BEGIN.
+    Django's view is unchanged: psycopg sends COMMIT or ROLLBACK for an open
+    transaction whatever its autocommit, and when the atomic block ends Django
+    turns autocommit on, as after any transaction.
+    """
+    if not connection.in_atomic_block or raw.autocommit or raw.isolation_level is not None or raw.read_only is not None:
+        return False
+    if raw.pgconn.transaction_status != TransactionStatus.IDLE:
+        return False  # the transaction is already open
+    raw.autocommit = True
+    return True
 
 
 @contextmanager

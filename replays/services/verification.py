@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils import timezone
 
 from matches.evidence import Outcome, OutcomeKind
@@ -29,7 +28,7 @@ from matches.services import (
     game_state,
 )
 from replays.engine import ENGINE_VERSION, Verdict, verify_bytes
-from speedsite.db import statement_pipeline
+from speedsite.db import atomic_pipeline
 from speedsite.site_cache import site_lists_changed
 
 from ..evidence import game_log_claims, log_claim
@@ -107,7 +106,6 @@ def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None
     log.verified_at = timezone.now()
 
 
-@transaction.atomic
 def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     """Judge one log and apply the verdict, all in one transaction (idempotent).
 
@@ -116,7 +114,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     run one after the other. A log already verified or rejected by this
     engine version is left alone unless `force` (a `failed` one is tried again).
     """
-    with statement_pipeline():
+    with atomic_pipeline():  # as a task, two round trips: the lock and reads; the writes and the COMMIT
         loaded = log_load_for_verification(log_id)
         if loaded is None:
             return None

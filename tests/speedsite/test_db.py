@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 
 from matches.models import Game, Match
-from speedsite.db import pipelined_cursor, statement_pipeline
+from speedsite.db import atomic_pipeline, pipelined_cursor, statement_pipeline
 from tests.factories import make_match, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -90,3 +94,74 @@ def test_postgresql_plans_a_statement_once_a_connection_has_run_it_five_times(ma
             cursor.execute(query, [match.pk])
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", [query[:30] + "%"])
         assert cursor.fetchone() == (1,)
+
+
+def frontend_messages(trace: str, kind: str) -> int:
+    """How many protocol messages of `kind` (Sync, Query, ...) libpq's trace shows the client sent."""
+    return sum(1 for line in trace.splitlines() if line.split("\t")[1:2] == ["F"] and f"\t{kind}" in line)
+
+
+@contextmanager
+def protocol_trace(path: Path) -> Iterator[list[str]]:
+    """libpq's trace of this connection's messages while the block runs (the text is appended when it ends)."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    text: list[str] = []
+    with open(path, "w") as file:
+        pgconn.trace(file.fileno())
+        try:
+            yield text
+        finally:
+            pgconn.untrace()
+    text.append(path.read_text())
+
+
+def test_an_atomic_pipeline_sends_its_begin_and_commit_with_its_statements(match: Match, tmp_path: Path) -> None:
+    """One round trip for the read (with the BEGIN), one for the write and the COMMIT: two Syncs or Flushes, no Query."""
+    with protocol_trace(tmp_path / "trace") as trace, atomic_pipeline(), pipelined_cursor() as cursor:
+        cursor.execute("SELECT series_length FROM matches_match WHERE id = %s", [match.pk])
+        assert cursor.fetchone() == (3,)
+        cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+    assert frontend_messages(trace[0], "Query") == 0  # psycopg sent no COMMIT of its own (a simple Query)
+    assert frontend_messages(trace[0], "Sync") == 1  # the block's end: the write and the COMMIT together
+    assert "BEGIN" in trace[0] and '"COMMIT"' in trace[0]
+    assert Match.objects.get(pk=match.pk).ruleset_name == "renamed"
+    assert connection.get_autocommit() and connection.connection.autocommit
+
+
+def test_an_atomic_pipeline_runs_on_commit_callbacks_after_its_commit(match: Match) -> None:
+    seen: list[str] = []
+    with atomic_pipeline():
+        with pipelined_cursor() as cursor:
+            cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        transaction.on_commit(lambda: seen.append(Match.objects.get(pk=match.pk).ruleset_name))
+        assert seen == []
+    assert seen == ["renamed"]
+
+
+def test_an_atomic_pipeline_that_fails_or_is_set_to_roll_back_commits_nothing(match: Match) -> None:
+    game = match.games.get()
+    with pytest.raises(IntegrityError), atomic_pipeline(), pipelined_cursor() as cursor:
+        cursor.execute("UPDATE matches_game SET decided_by = %s WHERE id = %s", ["log", game.pk])
+        cursor.execute(BAD_UPDATE, [match.pk])
+    with atomic_pipeline():
+        with pipelined_cursor() as cursor:
+            cursor.execute("UPDATE matches_game SET decided_by = %s WHERE id = %s", ["log", game.pk])
+        transaction.set_rollback(True)
+    game.refresh_from_db()
+    assert game.decided_by == ""
+    # The connection is usable and back in autocommit, as after any atomic block.
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert Match.objects.filter(pk=match.pk).update(ruleset_name="after") == 1
+
+
+def test_a_statement_after_a_pipeline_in_the_same_atomic_block_is_in_its_transaction(match: Match) -> None:
+    """statement_pipeline() begins the atomic block's transaction itself; what follows the block is still in it."""
+    before = (match.ruleset_name, match.series_length)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with statement_pipeline(), pipelined_cursor() as cursor:
+            cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        Match.objects.filter(pk=match.pk).update(series_length=5)
+        raise RuntimeError("roll back")
+    match.refresh_from_db()
+    assert (match.ruleset_name, match.series_length) == before
