@@ -269,7 +269,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A verification spends much of its time waiting for PostgreSQL (three round trips
+# A verification spends much of its time waiting for PostgreSQL (two round trips
 # and the commit's WAL flush), so a worker runs two processes per core, not
 # Celery's one: while one waits, another verifies. On the 2-core development
 # machine `manage.py bench_pipeline` verified a fifth to two fifths more logs per
