@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score, match_table, match_teams, match_timed_totals
+from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
 
 
@@ -39,6 +40,28 @@ _SERIES_ERRORS = {
     "min_value": "A series is a whole number from 1.",
     "max_value": f"A series is a whole number from 1 to {SERIES_MAX}.",
 }
+
+
+def points_field(*, places: tuple[int, int], help_text: str) -> serializers.ListField:
+    """Optional points per place, best first, for tables of `places` (low, high) seats: matches and tournaments."""
+    low, high = places
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_POINTS_PER_PLACE),
+        required=False,
+        allow_null=True,
+        default=None,
+        min_length=low,
+        max_length=high,
+        help_text=help_text,
+    )
+
+
+def time_limit_field(*, help_text: str) -> serializers.IntegerField:
+    """An optional timed round's limit in milliseconds, in the range the services accept."""
+    low, high = TIME_LIMIT_RANGE_MS
+    return serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=low, max_value=high, help_text=help_text
+    )
 
 
 class MatchCreateInput(serializers.Serializer):
@@ -75,23 +98,13 @@ class MatchCreateInput(serializers.Serializer):
         help_text='A preset name ("speed", "doubles", "three-way", "four-way", ...) or a speed-log/1 ruleset '
         'object. Default "speed".',
     )
-    points_per_place = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=100),
-        required=False,
-        allow_null=True,
-        default=None,
-        min_length=3,
-        max_length=4,
+    points_per_place = points_field(
+        places=(3, 4),
         help_text="A table of three or four: the points each place of a game earns, best first "
         "(default [2, 1, 0] for three, [3, 1, 0, 0] for four).",
     )
-    time_limit_ms = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1000,
-        max_value=3_600_000,
-        help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds.",
+    time_limit_ms = time_limit_field(
+        help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds."
     )
 
 

@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from matches.api.serializers import points_field, time_limit_field
 from matches.models import Match
 from speedsite.api_fields import NameOrObjectField, StrictCharField
 from tournaments.formats import FORMATS
@@ -99,22 +100,12 @@ class TournamentCreateInput(serializers.Serializer):
         max_value=4,
         help_text="tables: how many of the top of the standings play the final table (3 or 4).",
     )
-    points_three = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=100),
-        required=False,
-        allow_null=True,
-        default=None,
-        min_length=3,
-        max_length=3,
+    points_three = points_field(
+        places=(3, 3),
         help_text="tables: the points each place of a game at a table of three earns, best first (default [2, 1, 0]).",
     )
-    points_four = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=100),
-        required=False,
-        allow_null=True,
-        default=None,
-        min_length=4,
-        max_length=4,
+    points_four = points_field(
+        places=(4, 4),
         help_text="tables: the points each place at a table of four earns, best first (default [3, 1, 0, 0]).",
     )
     ruleset_three = NameOrObjectField(
@@ -123,12 +114,7 @@ class TournamentCreateInput(serializers.Serializer):
     ruleset_four = NameOrObjectField(
         required=False, default="four-way", help_text="tables: the ruleset of a table of four (4 seats)."
     )
-    time_limit_ms = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1000,
-        max_value=3_600_000,
+    time_limit_ms = time_limit_field(
         help_text="Any format: every match is a timed round (cards played by this many milliseconds), "
         "and the standings rank by cards played within the limits first.",
     )
