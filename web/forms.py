@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from matches.models import Game
 from tournaments.formats import FORMATS, format_choices
 
-from .points import PointsField
+from .points import points_input, time_limit_input
 from .seats import players_title
 from .site_selectors import games_grouped
 
@@ -181,27 +181,16 @@ class TournamentForm(ServiceErrors):
     ruleset_four = forms.ChoiceField(
         choices=lambda: _table_ruleset_choices(4), initial="four-way", required=False, label="Ruleset at four"
     )
-    points_four = PointsField(
-        required=False,
-        max_length=40,
-        label="Points at four",
-        help_text="Per place, best first. Empty: 3-1-0-0.",
-        widget=forms.TextInput(attrs={"placeholder": "3-1-0-0", "inputmode": "numeric"}),
+    points_four = points_input(
+        label="Points at four", help_text="Per place, best first. Empty: 3-1-0-0.", placeholder="3-1-0-0"
     )
     ruleset_three = forms.ChoiceField(
         choices=lambda: _table_ruleset_choices(3), initial="three-way", required=False, label="Ruleset at three"
     )
-    points_three = PointsField(
-        required=False,
-        max_length=40,
-        label="Points at three",
-        help_text="Per place, best first. Empty: 2-1-0.",
-        widget=forms.TextInput(attrs={"placeholder": "2-1-0", "inputmode": "numeric"}),
+    points_three = points_input(
+        label="Points at three", help_text="Per place, best first. Empty: 2-1-0.", placeholder="2-1-0"
     )
-    time_limit_seconds = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=3600,
+    time_limit_seconds = time_limit_input(
         label="Timed rounds (seconds)",
         help_text="Empty: ordinary races. Set: each game scores the cards played by then, and the standings "
         "rank by them first.",

@@ -14,7 +14,7 @@ from django import forms
 from replays.engine import PRESETS, Ruleset
 
 from .forms import ServiceErrors
-from .points import PointsField
+from .points import points_input, time_limit_input
 from .seats import ordinal
 
 SEATS = 4
@@ -97,17 +97,12 @@ class MatchForm(ServiceErrors):
         label="Games",
         help_text="Two players: best of an odd number. At a table, first to counts points.",
     )
-    points_per_place = PointsField(
-        required=False,
-        max_length=40,
+    points_per_place = points_input(
         label="Points per place",
         help_text="Tables of three or four only, best place first. Empty: 2-1-0 at three, 3-1-0-0 at four.",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. 3-1-0-0", "inputmode": "numeric"}),
+        placeholder="e.g. 3-1-0-0",
     )
-    time_limit_seconds = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=3600,
+    time_limit_seconds = time_limit_input(
         label="Time limit (seconds)",
         help_text="Empty: an ordinary race. Set: each game scores the cards played by then (not Spit or Team Speed).",
     )

@@ -7,6 +7,8 @@ from typing import Any
 
 from django import forms
 
+from matches.services.matches import TIME_LIMIT_RANGE_MS
+
 
 def points_parse(text: str) -> list[int] | None:
     """Whole numbers separated by dashes, commas, slashes or spaces; None when empty (the defaults).
@@ -25,3 +27,22 @@ class PointsField(forms.CharField):
 
     def to_python(self, value: Any) -> list[int] | None:  # type: ignore[override]
         return points_parse(super().to_python(value) or "")
+
+
+def points_input(*, label: str, help_text: str, placeholder: str) -> PointsField:
+    """An optional points-per-place box as both forms show it ("3-1-0-0")."""
+    return PointsField(
+        required=False,
+        max_length=40,
+        label=label,
+        help_text=help_text,
+        widget=forms.TextInput(attrs={"placeholder": placeholder, "inputmode": "numeric"}),
+    )
+
+
+def time_limit_input(*, label: str, help_text: str) -> forms.IntegerField:
+    """An optional timed round's limit in whole seconds, within the range the services accept."""
+    low, high = TIME_LIMIT_RANGE_MS
+    return forms.IntegerField(
+        required=False, min_value=low // 1000, max_value=high // 1000, label=label, help_text=help_text
+    )
