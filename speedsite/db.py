@@ -18,13 +18,15 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from psycopg.pq import TransactionStatus
 
 
 @dataclass
 class _Pipeline:
+    db: BaseDatabaseWrapper
     pipeline: Any  # psycopg.Pipeline
     shared: CursorWrapper
     deferred: set[int] = field(default_factory=set)  # ids of the cursors whose statements wait
@@ -33,7 +35,7 @@ class _Pipeline:
         """Django execute wrapper: a statement not sent through a pipelined cursor waits for its answer."""
         result = execute(sql, params, many, context)
         if id(context["cursor"]) not in self.deferred:
-            with connection.wrap_database_errors:  # an error reads as Django's, as from execute()
+            with self.db.wrap_database_errors:  # an error reads as Django's, as from execute()
                 self.pipeline.sync()
         return result
 
@@ -50,7 +52,7 @@ def statement_pipeline() -> Iterator[None]:
     starts the transaction of the atomic block around it, the BEGIN goes out
     with the block's first statements (see `_begin_in_pipeline`).
     """
-    with _pipeline(commit=False):
+    with _pipeline(_database(), commit=False):
         yield
 
 
@@ -70,39 +72,50 @@ def atomic_pipeline() -> Iterator[None]:
     (both leave the COMMIT unsent). Nested in an atomic block, it is an ordinary
     savepoint around a statement pipeline.
     """
-    with transaction.atomic(), _pipeline(commit=len(connection.atomic_blocks) == 1):
+    db = _database()
+    with transaction.atomic(), _pipeline(db, commit=len(db.atomic_blocks) == 1):
         yield
+
+
+def _database() -> BaseDatabaseWrapper:
+    """The default database's connection, looked up once per block: each attribute read through
+    the `django.db.connection` proxy looks the connection up again, which costs more than the read."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @contextmanager
-def _pipeline(*, commit: bool) -> Iterator[None]:
-    if connection.vendor != "postgresql" or _current.get() is not None:
+def _pipeline(db: BaseDatabaseWrapper, *, commit: bool) -> Iterator[None]:
+    if db.vendor != "postgresql" or _current.get() is not None:
         yield
         return
-    connection.ensure_connection()
-    raw = connection.connection
-    began = _begin_in_pipeline(raw)
+    db.ensure_connection()
+    raw = db.connection
+    began = _begin_in_pipeline(db, raw)
+    committed = False
     try:
         # wrap_database_errors: a queued statement's error, raised as the block ends, reads as Django's
-        with connection.wrap_database_errors, connection.cursor() as shared, raw.pipeline() as pipeline:
+        with db.wrap_database_errors, db.cursor() as shared, raw.pipeline() as pipeline:
             if began:  # the raw cursor: psycopg's own statement, not one of the block's (Django records none)
                 shared.cursor.execute("BEGIN")
-            state = _Pipeline(pipeline=pipeline, shared=shared, deferred={id(shared)})
+            state = _Pipeline(db=db, pipeline=pipeline, shared=shared, deferred={id(shared)})
             token = _current.set(state)
             try:
-                with connection.execute_wrapper(state.run_synchronously):
+                with db.execute_wrapper(state.run_synchronously):
                     yield
             finally:
                 _current.reset(token)
             # Only on success: an exception skips this, and Django rolls back.
-            if began and commit and not connection.needs_rollback:
+            if began and commit and not db.needs_rollback:
                 shared.cursor.execute("COMMIT")  # sent with the queued writes; Django's commit finds nothing open
+                committed = True
     finally:
-        if began and not raw.closed and raw.pgconn.transaction_status == TransactionStatus.IDLE:
-            raw.autocommit = False  # committed, or no BEGIN reached the server: psycopg begins as before
+        # No BEGIN reached the server: psycopg begins as before. (After the COMMIT the atomic
+        # block ends at once, and Django turns autocommit on itself; after an error Django rolls back.)
+        if began and not committed and not raw.closed and raw.pgconn.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False
 
 
-def _begin_in_pipeline(raw: Any) -> bool:
+def _begin_in_pipeline(db: BaseDatabaseWrapper, raw: Any) -> bool:
     """Whether the block starts its atomic block's transaction itself, with a queued BEGIN.
 
     psycopg begins a transaction at its first statement and, in pipeline mode,
@@ -114,7 +127,7 @@ def _begin_in_pipeline(raw: Any) -> bool:
     transaction whatever its autocommit, and when the atomic block ends Django
     turns autocommit on, as after any transaction.
     """
-    if not connection.in_atomic_block or raw.autocommit or raw.isolation_level is not None or raw.read_only is not None:
+    if not db.in_atomic_block or raw.autocommit or raw.isolation_level is not None or raw.read_only is not None:
         return False
     if raw.pgconn.transaction_status != TransactionStatus.IDLE:
         return False  # the transaction is already open
@@ -132,13 +145,13 @@ def pipelined_cursor(*, shared: bool = True) -> Iterator[CursorWrapper]:
     """
     state = _current.get()
     if state is None:
-        with connection.cursor() as cursor:
+        with _database().cursor() as cursor:
             yield cursor
         return
     if shared:
         yield state.shared
         return
-    with connection.cursor() as cursor:
+    with state.db.cursor() as cursor:
         state.deferred.add(id(cursor))
         try:
             yield cursor

@@ -53,9 +53,9 @@ def test_a_players_log_awaiting_confirmation() -> None:
     match = make_match(one, two, best_of=3)
     log = pending_log(match, winner_seat=0, user=one.user)
     # The savepoint and its release (a test runs in a transaction; in a worker they are
-    # the BEGIN and the COMMIT); the lock, the load and the games (one round trip); the
-    # verdict, the claim and its history row, one statement (one more).
-    with exactly(6):
+    # the BEGIN and the COMMIT); the lock, then the load with the match's games (one
+    # round trip); the verdict, the claim and its history row, one statement (one more).
+    with exactly(5):
         log_verify(log_id=log.pk)
     assert list(match.games.values_list("number", "status", "claimed_winner")) == [(1, "awaiting_confirmation", one.pk)]
 
@@ -65,7 +65,7 @@ def test_a_game_decided_while_the_match_goes_on(organiser) -> None:
     match = make_match(one, two, best_of=3)
     log = pending_log(match, winner_seat=0, user=organiser)
     # As above, with the result, its history row and the next game in that one statement.
-    with exactly(6):
+    with exactly(5):
         log_verify(log_id=log.pk)
     assert list(match.games.values_list("number", "status")) == [(1, "decided"), (2, "open")]
 
@@ -76,7 +76,7 @@ def test_a_match_finished(organiser) -> None:
     log = pending_log(match, winner_seat=1, user=organiser)
     # The hot path up to the verdict, then matches.services ends the match and the
     # ratings listener rates both players; nothing in a tournament.
-    with exactly(18):
+    with exactly(17):
         log_verify(log_id=log.pk)
     match.refresh_from_db()
     assert (match.status, match.winner_id) == (Match.Status.FINISHED, two.pk)
@@ -89,7 +89,7 @@ def test_a_tournament_match_finished(organiser) -> None:
     match = Match.objects.select_related("player_one", "player_two").get(pk=pairing.match_id)
     log = pending_log(match, winner_seat=0, user=organiser)
     # As above, then the tournaments listener records the result and advances the bracket.
-    with exactly(26):
+    with exactly(25):
         log_verify(log_id=log.pk)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.winner_id) == (TournamentMatch.Status.DECIDED, match.player_one_id)
