@@ -166,9 +166,16 @@ def game_row_locked(game_id: int) -> Iterator[psycopg.Connection]:
 
 
 def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, worker: WorkerProcess, timeout: float = 120) -> None:
-    """The barrier: another backend of this database is blocked on a row lock (ours)."""
+    """The barrier: another backend of this database is blocked on a row lock (ours).
+
+    `held` is inside the transaction that holds the lock, and PostgreSQL shows a
+    transaction one snapshot of pg_stat_activity, taken when it first reads it:
+    each look clears it first, or a worker that blocks after the first look is
+    never seen (the test failed so on a busy machine, the worker slow to start).
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        held.execute("SELECT pg_stat_clear_snapshot()")
         waiting = held.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
@@ -176,6 +183,7 @@ def wait_for_a_backend_waiting_on_a_lock(held: psycopg.Connection, worker: Worke
         if waiting and waiting[0]:
             return
         time.sleep(0.05)
+    held.execute("SELECT pg_stat_clear_snapshot()")
     activity = held.execute(
         "SELECT pid, state, wait_event_type, wait_event, left(query, 120) FROM pg_stat_activity "
         "WHERE datname = current_database() AND pid <> pg_backend_pid()"
