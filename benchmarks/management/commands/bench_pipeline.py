@@ -18,30 +18,22 @@ from __future__ import annotations
 import statistics
 import time
 import uuid
-from itertools import cycle
 from typing import Any
 
-import orjson
 import redis
 from celery import Task
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
+from benchmarks.pending_logs import pending_logs_create, pending_logs_delete
 from benchmarks.tasks import noop_task
 from benchmarks.workers import WorkerProcess, current_database_url
-from matches.models import Game, Match, Player, ResultChange
-from matches.selectors import player_get
-from matches.services import match_create, player_create
-from replays.engine import simulate
 from replays.models import MatchLog
-from replays.services import log_submit
 from replays.tasks import log_verify_task
 from speedsite.celery import app as celery_app
 
 BAR = 0.5
-RULESETS = ["speed", "doubles", "jokers-wild", "three-card-hands", "seven-card-stacks", "runs-at-once", "california"]
-BENCH_PLAYERS = tuple(f"bench-{n:02d}" for n in range(16))
 DEFAULT_BROKER = "redis://127.0.0.1:6379/14"
 
 
@@ -94,12 +86,12 @@ class Command(BaseCommand):
         matches: list[int] = []
         try:
             self._measure(noop_task, [0] * 50, hostname)  # warm-up: connections, imports, caches
-            warm_ids, warm_matches = self._logs(50, seed_base=900_000)
+            warm_ids, warm_matches = pending_logs_create(50, seed_base=900_000)
             matches += warm_matches
             self._measure(log_verify_task, warm_ids, hostname)
             noop_rates, verify_rates = [], []
             for round_number in range(rounds):
-                log_ids, round_matches = self._logs(count, seed_base=round_number * count)
+                log_ids, round_matches = pending_logs_create(count, seed_base=round_number * count)
                 matches += round_matches
                 noop_rates.append(self._measure(noop_task, log_ids, hostname))
                 verify_rates.append(self._measure(log_verify_task, log_ids, hostname))
@@ -114,7 +106,7 @@ class Command(BaseCommand):
             if worker is not None:
                 worker.stop()
             if not options["keep"]:
-                self._clean(matches)
+                pending_logs_delete(matches)
 
         # The ratio is the median of each round's own ratio: a round's two phases run back to
         # back, so a shared machine's slow or fast spell weighs on both alike.
@@ -128,38 +120,6 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(line) if ratio >= BAR else self.style.ERROR(line))
         if options["check"] and ratio < BAR:
             raise CommandError(f"verified logs per second are {ratio:.2f} of the no-op rate; the bar is {BAR}")
-
-    def _logs(self, count: int, *, seed_base: int) -> tuple[list[int], list[int]]:
-        """`count` pending logs of simulated games, each for the first game of its own best-of-3 match.
-
-        The matches pair a pool of players as a tournament round would (everyone plays
-        at once), so the verifications do not all write to the same two players' rows.
-        """
-        players = [player_get(handle=h) or player_create(handle=h, display_name=h) for h in BENCH_PLAYERS]
-        log_ids, match_ids = [], []
-        for i, ruleset in zip(range(count), cycle(RULESETS), strict=False):
-            one, two = players[(2 * i) % len(players)], players[(2 * i + 1) % len(players)]
-            document = simulate(ruleset, seed=seed_base + i, players=[one.handle, two.handle])
-            match = match_create(players=[one.handle, two.handle], ruleset=ruleset, best_of=3)
-            log, _ = log_submit(game_id=match.games.get().pk, data=orjson.dumps(document), user=one.user, enqueue=False)
-            log_ids.append(log.pk)
-            match_ids.append(match.pk)
-        self._vacuum_analyze()
-        return log_ids, match_ids
-
-    def _vacuum_analyze(self) -> None:
-        """Statistics for the tables just filled, as autovacuum leaves them within a minute.
-
-        The benchmark's database starts empty and each round adds hundreds of rows in
-        seconds: without this the worker's prepared statements are planned for tables of
-        a few rows (the plans are kept per connection), a state no server stays in.
-        """
-        if connection.vendor != "postgresql":
-            return
-        tables = [model._meta.db_table for model in (Player, Match, Game, MatchLog, ResultChange)]
-        with connection.cursor() as cursor:
-            for table in tables:
-                cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(table)}")
 
     def _measure(self, task: Task, log_ids: list[int], hostname: str) -> float:
         """Tasks per second while the worker works through a queue holding one task per id.
@@ -197,7 +157,3 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         celery_app.control.cancel_consumer(queue, destination=[hostname], reply=True, timeout=10)
         return queued / elapsed
-
-    def _clean(self, match_ids: list[int]) -> None:
-        MatchLog.objects.filter(game__match_id__in=match_ids).delete()
-        Match.objects.filter(pk__in=match_ids).delete()
