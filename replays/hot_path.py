@@ -18,12 +18,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import orjson
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.series import GameRow
-from speedsite.db import pipelined_cursor
+from speedsite.db import default_database, pipelined_cursor
 
 from .models import MatchLog
 
@@ -140,12 +139,6 @@ _CARDS_LEFT = MatchLog._meta.get_field("cards_left")
 _CHANGE_INSERT = _insert_statement(ResultChange)
 
 
-def _database() -> BaseDatabaseWrapper:
-    """The default database's connection, looked up once per call: each attribute read through
-    the `django.db.connection` proxy looks the connection up again (a tenth of a verification's work)."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
 def _when(value: Any, db: BaseDatabaseWrapper) -> Any:
     """A datetime as the ORM itself would write it (on SQLite: the same text form, so
     comparisons and ordering agree with what the ORM stored)."""
@@ -181,7 +174,7 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
     the load starts after the lock ended, so it sees what the lock's previous
     holder committed.
     """
-    database = _database()
+    database = default_database()
     lock = _FOR_UPDATE_OF_MATCH if database.features.has_select_for_update_of else ""
     with pipelined_cursor() as locking, pipelined_cursor(shared=False) as loading:
         locking.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
@@ -201,7 +194,7 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
     match.player_one, match.player_two = take(Player, _PLAYER_FIELDS), take(Player, _PLAYER_FIELDS)
     game.match, log.game = match, game
     games = row[at + 2]
-    if isinstance(games, str | bytes):  # json as text (SQLite; PostgreSQL's json, not jsonb, under Django)
+    if isinstance(games, str | bytes):  # JSON text on SQLite; psycopg parses PostgreSQL's json
         games = orjson.loads(games)
     return Loaded(log, bool(row[at]), [(number, status, winner) for number, status, winner in games], row[at + 1])
 
@@ -224,7 +217,7 @@ def _verdict_params(log: MatchLog, db: BaseDatabaseWrapper) -> list[Any]:
 def log_write_verdict(log: MatchLog) -> None:
     """Save the verdict's fields of `log` and count the judgement (queued until the next read or the commit)."""
     with pipelined_cursor() as cursor:
-        cursor.execute(_WRITE_VERDICT, _verdict_params(log, _database()))
+        cursor.execute(_WRITE_VERDICT, _verdict_params(log, default_database()))
 
 
 def _game_params(game: Game, db: BaseDatabaseWrapper) -> list[Any]:
@@ -263,7 +256,7 @@ def game_write(
     ends goes through `matches.services`, which runs what follows (ratings, tournaments).
     """
     opened = None if open_game is None else Game(match_id=game.match_id, number=open_game)
-    db = _database()
+    db = default_database()
     if verdict_of is not None and db.vendor == "postgresql":
         params = [*_verdict_params(verdict_of, db), *_game_params(game, db)]
         if opened is not None:
