@@ -172,16 +172,17 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
 
     The two statements go out together (in a statement pipeline, one round trip);
     the load starts after the lock ended, so it sees what the lock's previous
-    holder committed.
+    holder committed. Only the load's row is read (no log: no row), so both
+    take the one cursor.
     """
     database = default_database()
     lock = _FOR_UPDATE_OF_MATCH if database.features.has_select_for_update_of else ""
-    with pipelined_cursor() as locking, pipelined_cursor(shared=False) as loading:
-        locking.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
-        loading.execute(_LOAD_FOR_VERIFICATION[database.vendor == "postgresql"], [log_id])
-        if locking.fetchone() is None:
-            return None
-        row = loading.fetchone()
+    with pipelined_cursor() as cursor:
+        cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
+        cursor.execute(_LOAD_FOR_VERIFICATION[database.vendor == "postgresql"], [log_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
     db, at = database.alias, 0
 
     def take(model: Any, fields: tuple[str, ...]) -> Any:
