@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import orjson
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.base import ModelState
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.series import GameRow
@@ -86,8 +87,10 @@ SELECT m.id
   JOIN replays_matchlog l ON l.game_id = g.id
  WHERE l.id = %s
 """
-# The log row too, though the match lock alone already serializes its verifications.
-_FOR_UPDATE_OF_MATCH = " FOR UPDATE OF m, l"  # not on SQLite (the demo), which locks the whole database
+# The match row alone: a log row is written only by its verification, which holds the
+# match lock (a submission inserts new rows). Locking the log too cost the server a
+# tuple lock and its WAL record per log, for nothing.
+_FOR_UPDATE_OF_MATCH = " FOR UPDATE OF m"  # not on SQLite (the demo), which locks the whole database
 # The match's games as one JSON array of [number, status, winner] (one statement fewer per log).
 _GAMES_AS_JSON = {
     False: "json_group_array(json_array(mg.number, mg.status, mg.winner_id))",  # SQLite
@@ -157,6 +160,18 @@ def _insert(instance: Any, statement: tuple[list[Any], str], db: BaseDatabaseWra
         cursor.execute(statement[1], _insert_params(instance, statement, db))
 
 
+def _from_row(model: Any, db: str, fields: tuple[str, ...], values: Any) -> Any:
+    """An instance of `model` as `Model.from_db(db, fields, values)` makes it, the fields not
+    loaded deferred, without running `Model.__init__`: eight times cheaper (1.4 us against 11.6
+    for a match), and five instances per verification. (`__init__` sends `pre_init` and
+    `post_init`, which none of these models' fields listen to.)"""
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(fields, values, strict=True))
+    state = instance._state = ModelState()
+    state.adding, state.db = False, db
+    return instance
+
+
 class Loaded(NamedTuple):
     """A log locked for verification, with what deciding its game needs."""
 
@@ -187,7 +202,7 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
 
     def take(model: Any, fields: tuple[str, ...]) -> Any:
         nonlocal at
-        instance = model.from_db(db, fields, row[at : at + len(fields)])
+        instance = _from_row(model, db, fields, row[at : at + len(fields)])
         at += len(fields)
         return instance
 

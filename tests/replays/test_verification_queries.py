@@ -18,6 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
+from replays.hot_path import _from_row
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
 from tests.factories import make_match, make_players, make_tournament, ready, won_log
@@ -93,3 +94,20 @@ def test_a_tournament_match_finished(organiser) -> None:
         log_verify(log_id=log.pk)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.winner_id) == (TournamentMatch.Status.DECIDED, match.player_one_id)
+
+
+def test_the_hot_paths_instances_are_the_ones_from_db_makes() -> None:
+    """`replays.hot_path` builds its instances without `Model.__init__`: the same fields, the rest deferred."""
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=3)
+    wanted = {"id", "series", "series_length", "player_one_id", "player_two_id", "time_limit_ms"}
+    fields = tuple(f.attname for f in Match._meta.concrete_fields if f.attname in wanted)  # from_db's order
+    values = Match.objects.filter(pk=match.pk).values_list(*fields).get()
+    fast, usual = _from_row(Match, "default", fields, values), Match.from_db("default", fields, values)
+    state = ("adding", "db")
+    assert [getattr(fast._state, name) for name in state] == [getattr(usual._state, name) for name in state]
+    assert fast.__dict__.keys() - {"_state"} == usual.__dict__.keys() - {"_state"}
+    assert all(getattr(fast, name) == getattr(usual, name) for name in fields)
+    assert fast.get_deferred_fields() == usual.get_deferred_fields() != set()
+    assert fast.status == Match.objects.get(pk=match.pk).status  # a deferred field loads on first read
+    assert fast.player_one == one
