@@ -15,6 +15,7 @@ rule, which logs decide a game) stay in Python, shared with the ORM path.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import orjson
@@ -160,6 +161,35 @@ def _insert(instance: Any, statement: tuple[list[Any], str], db: BaseDatabaseWra
         cursor.execute(statement[1], _insert_params(instance, statement, db))
 
 
+class Change(NamedTuple):
+    """A game's history row (a `ResultChange`) as the hot path writes it: the fields it sets."""
+
+    match_id: int
+    game_id: int
+    kind: str
+    made_by_id: int | None
+    made_at: datetime
+    before: dict[str, Any]
+    after: dict[str, Any]
+    source: dict[str, Any]
+
+
+def _change_params(change: Change, db: BaseDatabaseWrapper) -> list[Any]:
+    """The history row's INSERT values as the model would save them, in the statement's column
+    order (a field the model gains and this does not set fails here, loudly). Without an
+    instance and the fields' `get_db_prep_save`: 87 us less per verification."""
+    json = db.ops.adapt_json_value  # the ORM's own JSON adaptation (these fields have no encoder)
+    values = {
+        **change._asdict(),
+        "made_at": _when(change.made_at, db),
+        "reason": "",  # the model's blank default
+        "before": json(change.before, None),
+        "after": json(change.after, None),
+        "source": json(change.source, None),
+    }
+    return [values[field.attname] for field in _CHANGE_INSERT[0]]
+
+
 def _from_row(model: Any, db: str, fields: tuple[str, ...], values: Any) -> Any:
     """An instance of `model` as `Model.from_db(db, fields, values)` makes it, the fields not
     loaded deferred, without running `Model.__init__`: eight times cheaper (1.4 us against 11.6
@@ -261,9 +291,7 @@ _WRITE_ALL_SQL = _WRITE_ALL.format(opened="")
 _WRITE_ALL_OPENING_SQL = _WRITE_ALL.format(opened=f", opened AS ({_GAME_INSERT[1]})")
 
 
-def game_write(
-    game: Game, *, change: ResultChange, open_game: int | None = None, verdict_of: MatchLog | None = None
-) -> None:
+def game_write(game: Game, *, change: Change, open_game: int | None = None, verdict_of: MatchLog | None = None) -> None:
     """Save a game's result and claim columns (already set on `game`), its history row, open game
     `open_game` of its match, if any, and the verdict of `verdict_of` when given (not yet written):
     all queued until the commit.
@@ -277,7 +305,7 @@ def game_write(
         params = [*_verdict_params(verdict_of, db), *_game_params(game, db)]
         if opened is not None:
             params += _insert_params(opened, _GAME_INSERT, db)
-        params += _insert_params(change, _CHANGE_INSERT, db)
+        params += _change_params(change, db)
         with pipelined_cursor() as cursor:
             cursor.execute(_WRITE_ALL_SQL if opened is None else _WRITE_ALL_OPENING_SQL, params)
         return
@@ -285,6 +313,6 @@ def game_write(
         log_write_verdict(verdict_of)
     with pipelined_cursor() as cursor:
         cursor.execute(_WRITE_GAME, _game_params(game, db))
-    _insert(change, _CHANGE_INSERT, db)
+        cursor.execute(_CHANGE_INSERT[1], _change_params(change, db))
     if opened is not None:
         _insert(opened, _GAME_INSERT, db)

@@ -32,7 +32,7 @@ from speedsite.db import atomic_pipeline
 from speedsite.site_cache import site_lists_changed
 
 from ..evidence import game_log_claims, log_claim
-from ..hot_path import game_write, log_load_for_verification, log_write_verdict
+from ..hot_path import Change, game_write, log_load_for_verification, log_write_verdict
 from ..models import LogVerdict, MatchLog
 
 logger = logging.getLogger(__name__)
@@ -223,11 +223,12 @@ def _write_fast(
         assert outcome.source is not None
         game.status = status
         game.winner_id, game.decided_by, game.decided_at = outcome.winner, decided_by_source(outcome.source), now
-    change = ResultChange(
+    change = Change(
         match_id=match.pk,
-        game=game,
+        game_id=game.pk,
         kind=kind,
         made_by_id=log.submitted_by_id,
+        made_at=now,
         before=before,
         after=game_state(game),
         source=source,

@@ -16,8 +16,10 @@ import orjson
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from matches.models import Game, Match
+from matches.models import Game, Match, ResultChange
+from matches.services import game_state
 from replays.hot_path import _from_row
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
@@ -111,3 +113,22 @@ def test_the_hot_paths_instances_are_the_ones_from_db_makes() -> None:
     assert fast.get_deferred_fields() == usual.get_deferred_fields() != set()
     assert fast.status == Match.objects.get(pk=match.pk).status  # a deferred field loads on first read
     assert fast.player_one == one
+
+
+def test_the_hot_paths_history_row_reads_back_as_the_orms() -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=3)
+    log = pending_log(match, winner_seat=0, user=one.user)
+    before = timezone.now()
+    log_verify(log_id=log.pk)
+    change = ResultChange.objects.get(match=match)
+    game = match.games.get(number=1)
+    assert (change.game_id, change.kind, change.made_by_id, change.reason) == (game.pk, "submission", one.user_id, "")
+    assert before <= change.made_at <= timezone.now()
+    assert change.before == {"status": "open", "winner": None, "decided_by": None, "claimed_winner": None}
+    assert (
+        change.after
+        == game_state(game)
+        == {**change.before, "status": "awaiting_confirmation", "claimed_winner": one.handle}
+    )
+    assert change.source == {"log": log.pk}
