@@ -202,6 +202,10 @@ def _from_row(model: Any, db: str, fields: tuple[str, ...], values: Any) -> Any:
     return instance
 
 
+_PLAYER_ONE, _PLAYER_TWO = Match._meta.get_field("player_one"), Match._meta.get_field("player_two")
+_MATCH_OF_GAME, _GAME_OF_LOG = Game._meta.get_field("match"), MatchLog._meta.get_field("game")
+
+
 class Loaded(NamedTuple):
     """A log locked for verification, with what deciding its game needs."""
 
@@ -237,8 +241,15 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
         return instance
 
     log, game, match = take(MatchLog, _LOG_FIELDS), take(Game, _GAME_FIELDS), take(Match, _MATCH_FIELDS)
-    match.player_one, match.player_two = take(Player, _PLAYER_FIELDS), take(Player, _PLAYER_FIELDS)
-    game.match, log.game = match, game
+    # Into the relations' caches, where `match.player_one = ...` would put them (their ids are
+    # loaded already), without the descriptors' database-router checks (2% of a verification's instructions).
+    for relation, instance, related in (
+        (_PLAYER_ONE, match, take(Player, _PLAYER_FIELDS)),
+        (_PLAYER_TWO, match, take(Player, _PLAYER_FIELDS)),
+        (_MATCH_OF_GAME, game, match),
+        (_GAME_OF_LOG, log, game),
+    ):
+        relation.set_cached_value(instance, related)
     games = row[at + 2]
     if isinstance(games, str | bytes):  # JSON text on SQLite; psycopg parses PostgreSQL's json
         games = orjson.loads(games)

@@ -14,13 +14,13 @@ from contextlib import contextmanager
 
 import orjson
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from matches.models import Game, Match, ResultChange
 from matches.services import game_state
-from replays.hot_path import _from_row
+from replays.hot_path import _from_row, log_load_for_verification
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
 from tests.factories import make_match, make_players, make_tournament, ready, won_log
@@ -132,3 +132,17 @@ def test_the_hot_paths_history_row_reads_back_as_the_orms() -> None:
         == {**change.before, "status": "awaiting_confirmation", "claimed_winner": one.handle}
     )
     assert change.source == {"log": log.pk}
+
+
+def test_the_load_links_the_log_to_its_game_match_and_players(django_assert_num_queries) -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=3)
+    log = pending_log(match, winner_seat=0, user=one.user)
+    with transaction.atomic():
+        loaded = log_load_for_verification(log.pk)
+    assert loaded is not None
+    with django_assert_num_queries(0):  # all cached by the load
+        game = loaded.log.game
+        players = [player.handle for player in game.match.players]
+    assert (game.pk, game.match.pk, players) == (log.game_id, match.pk, [one.handle, two.handle])
+    assert loaded.games == [(1, "open", None)] and loaded.submitter == one.pk and not loaded.has_others
