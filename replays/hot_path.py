@@ -7,8 +7,10 @@ about half as many logs per second as this module (ORM 81/s against SQL
 144/s in one paired run): the ORM spends more time building each statement
 than PostgreSQL spends running it. So the usual case, the lock and reads,
 the verdict, and a game decided while its match goes on, is plain SQL sent
-through a statement pipeline (two round trips: the BEGIN with the lock and
-reads, the writes with the COMMIT; `speedsite.db.atomic_pipeline`). Everything rarer (a match that ends, a dispute) goes through
+through a statement pipeline (two round trips: the lock and reads, then the
+writes and the Sync that commits them, in the transaction the protocol gives
+a pipeline, with no BEGIN and no COMMIT; `speedsite.db.atomic_pipeline`).
+Everything rarer (a match that ends, a dispute) goes through
 `matches.services` like any other caller; the rules themselves (the series
 rule, which logs decide a game) stay in Python, shared with the ORM path.
 """

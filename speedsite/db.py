@@ -12,6 +12,7 @@ On other databases (SQLite for the demo) statements run one by one.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,14 +31,24 @@ class _Pipeline:
     pipeline: Any  # psycopg.Pipeline
     shared: CursorWrapper
     deferred: set[int] = field(default_factory=set)  # ids of the cursors whose statements wait
+    # The transaction runs without a BEGIN so far (see `atomic_pipeline`): the next Sync would commit it.
+    implicit: bool = False
 
     def run_synchronously(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         """Django execute wrapper: a statement not sent through a pipelined cursor waits for its answer."""
+        if self.implicit and id(context["cursor"]) not in self.deferred:
+            self.make_explicit()  # the Sync this statement waits with must not end the transaction
         result = execute(sql, params, many, context)
         if id(context["cursor"]) not in self.deferred:
             with self.db.wrap_database_errors:  # an error reads as Django's, as from execute()
                 self.pipeline.sync()
         return result
+
+    def make_explicit(self) -> None:
+        """Send a BEGIN: PostgreSQL makes the transaction the pipeline opened, with what ran in it, an
+        explicit one, which a Sync leaves open and only a COMMIT ends."""
+        self.shared.cursor.execute("BEGIN")
+        self.implicit = False
 
 
 _current: ContextVar[_Pipeline | None] = ContextVar("statement_pipeline", default=None)
@@ -59,18 +70,25 @@ def statement_pipeline() -> Iterator[None]:
 @contextmanager
 def atomic_pipeline() -> Iterator[None]:
     """`transaction.atomic()` around a `statement_pipeline()`: as the outermost atomic block on PostgreSQL,
-    its BEGIN goes out with the first statements and its COMMIT with the last ones.
+    its transaction is the one the protocol itself gives a pipeline, with no BEGIN and no COMMIT.
 
     A transaction in a pipeline otherwise costs two round trips of its own:
     psycopg sends the BEGIN alone and waits for it, and the COMMIT, after the
-    block's end sent the queued writes and waited for them. Here the writes and
-    the COMMIT go together, and the server runs the COMMIT only if every queued
-    statement before it succeeded (an error aborts the rest of the pipeline,
-    and the error is raised as the block ends, so Django rolls back as always).
+    block's end sent the queued writes and waited for them. But in the extended
+    query protocol every statement up to a Sync runs in one transaction, which
+    the Sync commits, or rolls back if a statement failed (the server skips
+    everything after an error until the Sync). Reads in between use flush
+    requests, not Syncs, so the transaction, and its row locks, last until
+    the block ends and sends its one Sync. So the block sends neither a BEGIN
+    nor a COMMIT: two statements fewer for psycopg and for the server per
+    transaction. What would let the Sync commit what must not be committed
+    sends a ROLLBACK first: an exception in the block, or `set_rollback(True)`.
+    A statement that waits for its answer (the ORM's) waits with a Sync, so it
+    is preceded by a BEGIN (once), which makes the transaction, with all that
+    ran in it, an explicit one that ends with a COMMIT as usual.
     Django still runs the transaction: its `on_commit` callbacks, its savepoints
-    for nested atomic blocks, its rollback on an exception or `set_rollback(True)`
-    (both leave the COMMIT unsent). Nested in an atomic block, it is an ordinary
-    savepoint around a statement pipeline.
+    for nested atomic blocks (each an ORM statement), its rollback. Nested in
+    an atomic block, it is an ordinary savepoint around a statement pipeline.
     """
     db = default_database()
     with transaction.atomic(), _pipeline(db, commit=len(db.atomic_blocks) == 1):
@@ -96,24 +114,40 @@ def _pipeline(db: BaseDatabaseWrapper, *, commit: bool) -> Iterator[None]:
     try:
         # wrap_database_errors: a queued statement's error, raised as the block ends, reads as Django's
         with db.wrap_database_errors, db.cursor() as shared, raw.pipeline() as pipeline:
-            if began:  # the raw cursor: psycopg's own statement, not one of the block's (Django records none)
-                shared.cursor.execute("BEGIN")
-            state = _Pipeline(db=db, pipeline=pipeline, shared=shared, deferred={id(shared)})
+            # The raw cursor for BEGIN, COMMIT and ROLLBACK: psycopg's own statements, not the block's
+            # (Django records none).
+            state = _Pipeline(db=db, pipeline=pipeline, shared=shared, deferred={id(shared)}, implicit=began)
+            if began and not commit:  # the transaction goes on after the block (and its Sync) ends
+                state.make_explicit()
             token = _current.set(state)
             try:
                 with db.execute_wrapper(state.run_synchronously):
                     yield
+            except BaseException:
+                if state.implicit:  # the Sync as the pipeline ends must not commit what the block queued
+                    _rollback_quietly(shared)
+                raise
             finally:
                 _current.reset(token)
-            # Only on success: an exception skips this, and Django rolls back.
-            if began and commit and not db.needs_rollback:
-                shared.cursor.execute("COMMIT")  # sent with the queued writes; Django's commit finds nothing open
-                committed = True
+            # Django's commit then finds nothing open; on a rollback it sends its own ROLLBACK.
+            if began and commit and db.needs_rollback and state.implicit:
+                _rollback_quietly(shared)
+            elif began and commit and not db.needs_rollback:
+                if not state.implicit:
+                    shared.cursor.execute("COMMIT")  # sent with the queued writes
+                committed = True  # (implicit: the Sync as the pipeline ends commits)
     finally:
-        # No BEGIN reached the server: psycopg begins as before. (After the COMMIT the atomic
-        # block ends at once, and Django turns autocommit on itself; after an error Django rolls back.)
+        # Nothing left open: psycopg begins as before. (After the commit the atomic block ends
+        # at once, and Django turns autocommit on itself; after an error Django rolls back.)
         if began and not committed and not raw.closed and raw.pgconn.transaction_status == TransactionStatus.IDLE:
             raw.autocommit = False
+
+
+def _rollback_quietly(shared: CursorWrapper) -> None:
+    """Queue a ROLLBACK of the pipeline's implicit transaction. If the pipeline already failed,
+    psycopg refuses it, and the server, which skips all until the Sync, rolls back anyway."""
+    with contextlib.suppress(Exception):
+        shared.cursor.execute("ROLLBACK")  # (outside a BEGIN, PostgreSQL warns, and aborts all the same)
 
 
 def _begin_in_pipeline(db: BaseDatabaseWrapper, raw: Any) -> bool:

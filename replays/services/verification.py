@@ -114,7 +114,7 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
     run one after the other. A log already verified or rejected by this
     engine version is left alone unless `force` (a `failed` one is tried again).
     """
-    with atomic_pipeline():  # as a task, two round trips: the lock and reads; the writes and the COMMIT
+    with atomic_pipeline():  # as a task, two round trips: the lock and reads; the writes and the commit
         loaded = log_load_for_verification(log_id)
         if loaded is None:
             return None

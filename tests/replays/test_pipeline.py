@@ -246,7 +246,7 @@ def test_a_worker_killed_mid_verification_leaves_nothing_half_written(client_for
 def test_a_worker_killed_after_sending_its_writes_and_commit_leaves_all_of_them_once(
     client_for, organiser, alice, ben, tmp_path
 ):
-    """The usual case sends its writes and the COMMIT together (`speedsite.db.atomic_pipeline`):
+    """The usual case sends its writes and the Sync that commits them together (`speedsite.db.atomic_pipeline`):
     killed while they wait on a lock, the worker has sent the whole transaction, and
     the server finishes it, all of it; the redelivered task then leaves the log alone.
     """

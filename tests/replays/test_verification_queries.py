@@ -55,9 +55,9 @@ def test_a_players_log_awaiting_confirmation() -> None:
     one, two = make_players(2)
     match = make_match(one, two, best_of=3)
     log = pending_log(match, winner_seat=0, user=one.user)
-    # The savepoint and its release (a test runs in a transaction; in a worker they are
-    # the BEGIN and the COMMIT); the lock, then the load with the match's games (one
-    # round trip); the verdict, the claim and its history row, one statement (one more).
+    # The savepoint and its release (a test runs in a transaction; a worker sends neither
+    # a BEGIN nor a COMMIT: see `atomic_pipeline`); the lock, then the load with the match's
+    # games (one round trip); the verdict, the claim and its history row, one statement (one more).
     with exactly(5):
         log_verify(log_id=log.pk)
     assert list(match.games.values_list("number", "status", "claimed_winner")) == [(1, "awaiting_confirmation", one.pk)]

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.db import IntegrityError, connection, transaction
 
@@ -116,17 +117,64 @@ def protocol_trace(path: Path) -> Iterator[list[str]]:
     text.append(path.read_text())
 
 
-def test_an_atomic_pipeline_sends_its_begin_and_commit_with_its_statements(match: Match, tmp_path: Path) -> None:
-    """One round trip for the read (with the BEGIN), one for the write and the COMMIT: two Syncs or Flushes, no Query."""
+def test_an_atomic_pipeline_runs_in_the_transaction_the_protocol_gives_a_pipeline(match: Match, tmp_path: Path) -> None:
+    """No BEGIN, no COMMIT: one round trip for the read (a flush), one for the write, whose Sync commits it."""
     with protocol_trace(tmp_path / "trace") as trace, atomic_pipeline(), pipelined_cursor() as cursor:
         cursor.execute("SELECT series_length FROM matches_match WHERE id = %s", [match.pk])
         assert cursor.fetchone() == (3,)
         cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
-    assert frontend_messages(trace[0], "Query") == 0  # psycopg sent no COMMIT of its own (a simple Query)
-    assert frontend_messages(trace[0], "Sync") == 1  # the block's end: the write and the COMMIT together
-    assert "BEGIN" in trace[0] and '"COMMIT"' in trace[0]
+    assert frontend_messages(trace[0], "Query") == 0  # psycopg sent no BEGIN or COMMIT of its own (a simple Query)
+    assert frontend_messages(trace[0], "Sync") == 1  # the block's end: the write, and the commit
+    assert "BEGIN" not in trace[0] and "COMMIT" not in trace[0]
     assert Match.objects.get(pk=match.pk).ruleset_name == "renamed"
     assert connection.get_autocommit() and connection.connection.autocommit
+
+
+def test_an_exception_in_an_atomic_pipeline_commits_nothing_it_queued(match: Match) -> None:
+    with pytest.raises(RuntimeError), atomic_pipeline(), pipelined_cursor() as cursor:
+        cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        raise RuntimeError("an engine bug, say")
+    assert Match.objects.get(pk=match.pk).ruleset_name == match.ruleset_name
+    assert connection.get_autocommit() and connection.connection.autocommit
+
+
+def test_a_lock_an_atomic_pipeline_takes_is_held_until_it_ends(match: Match) -> None:
+    """Reads use flush requests, not Syncs: the transaction, and its row lock, outlive the read."""
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], host=settings["HOST"], port=settings["PORT"], user=settings["USER"], autocommit=True
+    )
+    try_lock = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE NOWAIT"
+    try:
+        with atomic_pipeline(), pipelined_cursor() as cursor:
+            cursor.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
+            assert cursor.fetchone() == (match.pk,)
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute(try_lock, [match.pk])
+        assert other.execute(try_lock, [match.pk]).fetchone() == (match.pk,)
+    finally:
+        other.close()
+
+
+def test_an_orm_statement_makes_the_atomic_pipelines_transaction_explicit(match: Match, tmp_path: Path) -> None:
+    """The ORM's statement waits with a Sync, which must not commit what came before: a BEGIN goes first."""
+    game = match.games.get()
+    with pytest.raises(RuntimeError), atomic_pipeline():
+        with pipelined_cursor() as cursor:
+            cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        Game.objects.filter(pk=game.pk).update(decided_by="log")
+        raise RuntimeError("roll back")
+    assert (Match.objects.get(pk=match.pk).ruleset_name, Game.objects.get(pk=game.pk).decided_by) == (
+        match.ruleset_name,
+        "",
+    )
+    with protocol_trace(tmp_path / "trace") as trace, atomic_pipeline():
+        with pipelined_cursor() as cursor:
+            cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        Game.objects.filter(pk=game.pk).update(decided_by="log")
+    sent = [line for line in trace[0].splitlines() if line.split("\t")[1:2] == ["F"]]
+    assert [sum('"BEGIN"' in line for line in sent), sum('"COMMIT"' in line for line in sent)] == [1, 1]
+    assert (Match.objects.get(pk=match.pk).ruleset_name, Game.objects.get(pk=game.pk).decided_by) == ("renamed", "log")
 
 
 def test_an_atomic_pipeline_runs_on_commit_callbacks_after_its_commit(match: Match) -> None:
