@@ -151,13 +151,15 @@ def _rollback_quietly(shared: CursorWrapper) -> None:
 
 
 def _begin_in_pipeline(db: BaseDatabaseWrapper, raw: Any) -> bool:
-    """Whether the block starts its atomic block's transaction itself, with a queued BEGIN.
+    """Whether the block starts its atomic block's transaction itself (in the pipeline's own
+    transaction, or with a queued BEGIN; see `atomic_pipeline`).
 
     psycopg begins a transaction at its first statement and, in pipeline mode,
     sends that BEGIN alone and waits for it: a round trip of its own, which
     wakes both processes once more per transaction. So when nothing of the
     atomic block's transaction was sent yet, psycopg is switched to autocommit
-    (no I/O while idle outside pipeline mode) and the block queues the BEGIN.
+    (no I/O while idle outside pipeline mode) and the block runs the
+    transaction itself: without a BEGIN, or with a queued one.
     Django's view is unchanged: psycopg sends COMMIT or ROLLBACK for an open
     transaction whatever its autocommit, and when the atomic block ends Django
     turns autocommit on, as after any transaction.

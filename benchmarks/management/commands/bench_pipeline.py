@@ -34,10 +34,11 @@ from replays.tasks import log_verify_task
 from speedsite.celery import app as celery_app
 
 BAR = 0.5
-# This process shares the machine with the worker it measures: polled every 10 ms, with one
-# round trip to Redis, it takes about 1% of the CPU. (Two round trips every 5 ms took about 5%,
-# all of it from the verification phase, the one that needs every core; the no-op phase leaves
-# a core idle.) The finish is seen up to one interval late, about 5 ms per phase on average.
+# This process shares the machine with the worker it measures. Polling every 10 ms, with one
+# round trip to Redis, it took 2.5-3 of the 100 CPU ticks of each half second in the
+# verification phase (sampled from /proc); polling twice as often with two round trips, 4-5,
+# all of them from the phase that needs both cores (the no-op phase leaves a core idle).
+# The finish is seen up to one interval late, about 5 ms per phase on average.
 POLL_SECONDS = 0.01
 DEFAULT_BROKER = "redis://127.0.0.1:6379/14"
 
@@ -168,9 +169,8 @@ class Command(BaseCommand):
             elif finished is None:
                 finished = polled_at
             else:
-                return queued / self._stop_consuming(queue, hostname, elapsed=finished - started)
+                break
             time.sleep(POLL_SECONDS)
-
-    def _stop_consuming(self, queue: str, hostname: str, *, elapsed: float) -> float:
+        assert finished is not None
         celery_app.control.cancel_consumer(queue, destination=[hostname], reply=True, timeout=10)
-        return elapsed
+        return queued / (finished - started)
