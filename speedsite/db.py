@@ -130,9 +130,10 @@ def _pipeline(db: BaseDatabaseWrapper, *, commit: bool) -> Iterator[None]:
             finally:
                 _current.reset(token)
             # Django's commit then finds nothing open; on a rollback it sends its own ROLLBACK.
-            if began and commit and db.needs_rollback and state.implicit:
-                _rollback_quietly(shared)
-            elif began and commit and not db.needs_rollback:
+            if began and commit and db.needs_rollback:
+                if state.implicit:
+                    _rollback_quietly(shared)
+            elif began and commit:
                 if not state.implicit:
                     shared.cursor.execute("COMMIT")  # sent with the queued writes
                 committed = True  # (implicit: the Sync as the pipeline ends commits)
