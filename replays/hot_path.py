@@ -26,7 +26,7 @@ from django.db.models.base import ModelState
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.series import GameRow
-from speedsite.db import default_database, pipelined_cursor
+from speedsite.db import default_database, pipelined_cursor, pipelined_read
 
 from .models import MatchLog
 
@@ -221,17 +221,14 @@ def log_load_for_verification(log_id: int) -> Loaded | None:
     """Lock the log's match and the log, then load the log with its game, match and players,
     whether the game has other logs, and the match's games. None: no such log.
 
-    The two statements go out together (in a statement pipeline, one round trip);
-    the load starts after the lock ended, so it sees what the lock's previous
-    holder committed. Only the load's row is read (no log: no row), so both
-    take the one cursor.
+    The two statements go out together (`pipelined_read`: one round trip, one
+    write to the socket); the load starts after the lock ended, so it sees what
+    the lock's previous holder committed. Only the load's row is read (no log: no row).
     """
     database = default_database()
     lock = _FOR_UPDATE_OF_MATCH if database.features.has_select_for_update_of else ""
-    with pipelined_cursor() as cursor:
-        cursor.execute(_LOCK_MATCH_OF_LOG + lock, [log_id])
-        cursor.execute(_LOAD_FOR_VERIFICATION[database.vendor == "postgresql"], [log_id])
-        row = cursor.fetchone()
+    load = _LOAD_FOR_VERIFICATION[database.vendor == "postgresql"]
+    row = pipelined_read([(_LOCK_MATCH_OF_LOG + lock, [log_id]), (load, [log_id])])
     if row is None:
         return None
     db, at = database.alias, 0

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
-from speedsite.db import atomic_pipeline, pipelined_cursor, statement_pipeline
+from speedsite.db import atomic_pipeline, pipelined_cursor, pipelined_read, statement_pipeline
 from tests.factories import make_match, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -213,3 +214,86 @@ def test_a_statement_after_a_pipeline_in_the_same_atomic_block_is_in_its_transac
         raise RuntimeError("roll back")
     match.refresh_from_db()
     assert (match.ruleset_name, match.series_length) == before
+
+
+LOCK_AND_READ = (
+    "SELECT id FROM matches_match WHERE id = %s FOR UPDATE",
+    "SELECT ruleset_name, series_length FROM matches_match WHERE id = %s",
+)
+
+
+def lock_and_read(match: Match) -> list[tuple[str, list[int]]]:
+    return [(sql, [match.pk]) for sql in LOCK_AND_READ]
+
+
+def test_an_atomic_pipelines_first_read_goes_through_libpq_prepared_once_per_connection(
+    match: Match, tmp_path: Path
+) -> None:
+    """The statements go out with one flush request (no Sync: the lock outlives the read), named by us."""
+    with protocol_trace(tmp_path / "first") as first, atomic_pipeline():
+        assert pipelined_read(lock_and_read(match)) == (match.ruleset_name, 3)
+    with protocol_trace(tmp_path / "second") as second, atomic_pipeline():
+        assert pipelined_read(lock_and_read(match)) == (match.ruleset_name, 3)
+    assert frontend_messages(first[0], "Parse") == 2 and "speed_" in first[0]
+    assert frontend_messages(second[0], "Parse") == 0  # prepared on the first read
+    for trace in (first[0], second[0]):
+        lines = trace.splitlines()
+        answered = next(n for n, line in enumerate(lines) if line.split("\t")[1:2] == ["B"])
+        sent_first = "\n".join(lines[:answered])  # all of it went out before the server's first answer
+        assert [frontend_messages(sent_first, kind) for kind in ("Bind", "Execute", "Flush", "Sync")] == [2, 2, 1, 0]
+        assert frontend_messages(trace, "Sync") == 1  # the block's end, which commits
+
+
+def test_a_lock_taken_by_a_libpq_read_is_held_until_the_block_ends(match: Match) -> None:
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], host=settings["HOST"], port=settings["PORT"], user=settings["USER"], autocommit=True
+    )
+    try_lock = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE NOWAIT"
+    try:
+        with atomic_pipeline():
+            pipelined_read(lock_and_read(match))
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute(try_lock, [match.pk])
+        assert other.execute(try_lock, [match.pk]).fetchone() == (match.pk,)
+    finally:
+        other.close()
+
+
+def test_a_libpq_read_prepares_again_after_psycopg_deallocated_every_statement(match: Match) -> None:
+    """psycopg sends DEALLOCATE ALL after a rollback; the read must not fail for it."""
+    with atomic_pipeline():
+        pipelined_read(lock_and_read(match))
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    with atomic_pipeline(), pipelined_cursor() as cursor:
+        assert pipelined_read(lock_and_read(match)) == (match.ruleset_name, 3)
+        cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+    assert Match.objects.get(pk=match.pk).ruleset_name == "renamed"
+
+
+def test_an_error_in_a_libpq_read_is_djangos_and_commits_nothing(match: Match) -> None:
+    bad = [("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match.pk]), ("SELECT 1 / %s", [0])]
+    with pytest.raises(DataError, match="division by zero"), atomic_pipeline():
+        pipelined_read(bad)
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert Match.objects.filter(pk=match.pk).update(ruleset_name="after") == 1  # usable, and the lock is gone
+
+
+def test_a_read_after_other_statements_or_inside_a_transaction_goes_through_a_cursor(
+    match: Match, tmp_path: Path
+) -> None:
+    with protocol_trace(tmp_path / "after") as after, atomic_pipeline(), pipelined_cursor() as cursor:
+        cursor.execute("UPDATE matches_match SET ruleset_name = %s WHERE id = %s", ["renamed", match.pk])
+        assert pipelined_read(lock_and_read(match)) == ("renamed", 3)
+    with protocol_trace(tmp_path / "inside") as inside, transaction.atomic(), atomic_pipeline():
+        assert pipelined_read(lock_and_read(match)) == ("renamed", 3)
+    assert "speed_" not in after[0] and "speed_" not in inside[0]
+
+
+def test_django_records_a_libpq_reads_statements() -> None:
+    match = make_match(make_player(), make_player())
+    with CaptureQueriesContext(connection) as captured, atomic_pipeline():
+        pipelined_read(lock_and_read(match))
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert statements == ["BEGIN", *LOCK_AND_READ, "COMMIT"]  # (Django logs the transaction it runs)
