@@ -275,25 +275,27 @@ def _read_through_libpq(raw: Any, statements: Sequence[tuple[str, Sequence[Any]]
     pgconn = raw.pgconn
     prepared = _PREPARED.setdefault(raw, set())
     transformer = Transformer(raw)
-    names, commands = [], 0
+    commands: list[bytes | None] = []  # per command: the name it prepares, or None (a query)
     for sql, params in statements:
         name, numbered = _prepared_form(sql)
         if name not in prepared:
             pgconn.send_prepare(name, numbered)
-            commands += 1
+            commands.append(name)
         pgconn.send_query_prepared(name, transformer.dump_sequence(params, [PyFormat.TEXT] * len(params)))
-        names.append(name)
-        commands += 1
+        commands.append(None)
     pgconn.send_flush_request()
     results = []
     with _Waiter(pgconn) as waiter:
-        for _ in range(2 * commands):  # each command's result, then the None that ends it
+        for _ in range(2 * len(commands)):  # each command's result, then the None that ends it
             if (result := waiter.next_result()) is not None:
                 results.append(result)
+    # A statement the server prepared stays prepared whatever failed after it.
+    prepared.update(
+        name for name, result in zip(commands, results, strict=True) if name and result.status == ExecStatus.COMMAND_OK
+    )
     for result in results:
-        if result.status == ExecStatus.FATAL_ERROR:  # the first error; the server skips the rest
+        if result.status == ExecStatus.FATAL_ERROR:  # the first error; the server skipped the rest
             raise error_from_result(result, encoding=raw.info.encoding)
-    prepared.update(names)
     last = results[-1]
     if last.ntuples == 0:
         return None

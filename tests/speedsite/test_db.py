@@ -277,6 +277,8 @@ def test_an_error_in_a_libpq_read_is_djangos_and_commits_nothing(match: Match) -
     with pytest.raises(DataError, match="division by zero"), atomic_pipeline():
         pipelined_read(bad)
     assert connection.get_autocommit() and connection.connection.autocommit
+    with pytest.raises(DataError, match="division by zero"), atomic_pipeline():
+        pipelined_read(bad)  # both statements were prepared the first time, whatever failed after
     assert Match.objects.filter(pk=match.pk).update(ruleset_name="after") == 1  # usable, and the lock is gone
 
 
