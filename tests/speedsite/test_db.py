@@ -139,22 +139,27 @@ def test_an_exception_in_an_atomic_pipeline_commits_nothing_it_queued(match: Mat
     assert connection.get_autocommit() and connection.connection.autocommit
 
 
-def test_a_lock_an_atomic_pipeline_takes_is_held_until_it_ends(match: Match) -> None:
-    """Reads use flush requests, not Syncs: the transaction, and its row lock, outlive the read."""
+TRY_LOCK = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE NOWAIT"
+
+
+@pytest.fixture
+def other() -> Iterator[psycopg.Connection]:
+    """A second connection to the test database, to try the locks the block holds."""
     settings = connection.settings_dict
-    other = psycopg.connect(
+    with psycopg.connect(
         dbname=settings["NAME"], host=settings["HOST"], port=settings["PORT"], user=settings["USER"], autocommit=True
-    )
-    try_lock = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE NOWAIT"
-    try:
-        with atomic_pipeline(), pipelined_cursor() as cursor:
-            cursor.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
-            assert cursor.fetchone() == (match.pk,)
-            with pytest.raises(psycopg.errors.LockNotAvailable):
-                other.execute(try_lock, [match.pk])
-        assert other.execute(try_lock, [match.pk]).fetchone() == (match.pk,)
-    finally:
-        other.close()
+    ) as other:
+        yield other
+
+
+def test_a_lock_an_atomic_pipeline_takes_is_held_until_it_ends(match: Match, other: psycopg.Connection) -> None:
+    """Reads use flush requests, not Syncs: the transaction, and its row lock, outlive the read."""
+    with atomic_pipeline(), pipelined_cursor() as cursor:
+        cursor.execute("SELECT id FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
+        assert cursor.fetchone() == (match.pk,)
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            other.execute(TRY_LOCK, [match.pk])
+    assert other.execute(TRY_LOCK, [match.pk]).fetchone() == (match.pk,)
 
 
 def test_an_orm_statement_makes_the_atomic_pipelines_transaction_explicit(match: Match, tmp_path: Path) -> None:
@@ -244,20 +249,12 @@ def test_an_atomic_pipelines_first_read_goes_through_libpq_prepared_once_per_con
         assert frontend_messages(trace, "Sync") == 1  # the block's end, which commits
 
 
-def test_a_lock_taken_by_a_libpq_read_is_held_until_the_block_ends(match: Match) -> None:
-    settings = connection.settings_dict
-    other = psycopg.connect(
-        dbname=settings["NAME"], host=settings["HOST"], port=settings["PORT"], user=settings["USER"], autocommit=True
-    )
-    try_lock = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE NOWAIT"
-    try:
-        with atomic_pipeline():
-            pipelined_read(lock_and_read(match))
-            with pytest.raises(psycopg.errors.LockNotAvailable):
-                other.execute(try_lock, [match.pk])
-        assert other.execute(try_lock, [match.pk]).fetchone() == (match.pk,)
-    finally:
-        other.close()
+def test_a_lock_taken_by_a_libpq_read_is_held_until_the_block_ends(match: Match, other: psycopg.Connection) -> None:
+    with atomic_pipeline():
+        pipelined_read(lock_and_read(match))
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            other.execute(TRY_LOCK, [match.pk])
+    assert other.execute(TRY_LOCK, [match.pk]).fetchone() == (match.pk,)
 
 
 def test_a_libpq_read_prepares_again_after_psycopg_deallocated_every_statement(match: Match) -> None:
