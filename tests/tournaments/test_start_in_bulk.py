@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
@@ -14,6 +14,7 @@ from matches.models import Game, Match, Player
 from matches.services import match_create
 from tests.factories import make_tournament
 from tournaments.models import Entrant, Tournament, TournamentMatch
+from tournaments.progress import pairings_advance
 from tournaments.services import tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +87,31 @@ def test_each_ready_pairing_has_the_match_match_create_would_make(
         assert _as_made(match) == _as_made(reference)
         assert list(match.games.values_list("number", "status")) == [(1, Game.Status.OPEN)]
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
+
+
+@pytest.mark.parametrize(("fmt", "options"), FORMATS)
+def test_start_reads_the_entrants_once_and_no_pairing_back(organiser: Any, fmt: str, options: dict[str, Any]) -> None:
+    """The advance after `open` is handed the rows it created: with 4,096 entrants the read-back was a fifth
+    of the start. Starting and then advancing again changes nothing, so the hand-over lost nothing."""
+    tournament = make_tournament(organiser, [], format=fmt, start=False, best_of=3, **options)
+    players = _players(16, "r")
+    Entrant.objects.bulk_create(Entrant(tournament=tournament, player=p, seed=s) for s, p in enumerate(players, 1))
+    with CaptureQueriesContext(connection) as queries:
+        tournament_start(tournament_id=tournament.pk, user=organiser)
+    reads = [  # rows read (the entry's count aside)
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith("SELECT") and "COUNT(" not in query["sql"]
+    ]
+    entrant_table, pairing_table = Entrant._meta.db_table, TournamentMatch._meta.db_table
+    assert sum(f'FROM "{entrant_table}"' in sql for sql in reads) == 1
+    assert not [sql for sql in reads if f'FROM "{pairing_table}"' in sql]
+
+    rows = _pairing_rows(tournament)
+    with transaction.atomic():
+        pairings_advance(Tournament.objects.select_for_update().get(pk=tournament.pk))
+    assert _pairing_rows(tournament) == rows
+
+
+def _pairing_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    return list(TournamentMatch.objects.filter(tournament=tournament).order_by("id").values())

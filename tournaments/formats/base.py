@@ -93,8 +93,12 @@ class TournamentFormat(ABC):
         """Refuse a start that cannot work (`GeneratorUserError`); fill defaulted options on the (unsaved) row."""
 
     @abstractmethod
-    def open(self, run: Run) -> None:
-        """Create the first pairings of a tournament that has just started (`run.pairings` is empty)."""
+    def open(self, run: Run) -> list[TournamentMatch]:
+        """Create the first pairings of a tournament that has just started (`run.pairings` is empty); return them.
+
+        Returned (saved, in creation order) so that the `advance` that follows
+        need not read back thousands of rows it was just handed.
+        """
 
     @abstractmethod
     def advance(self, run: Run) -> None:

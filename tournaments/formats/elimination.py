@@ -32,10 +32,10 @@ class BracketFormat(TournamentFormat):
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
         """The tournament's bracket from its options and seeded entrants (pure and cached)."""
 
-    def open(self, run: Run) -> None:
+    def open(self, run: Run) -> list[TournamentMatch]:
         bracket = self.bracket(run.tournament, run.seeded)
         # Filled and with their matches at once; the `advance` that follows then changes nothing.
-        bracket_rows_create(run.tournament, bracket, advance(bracket, {}), run.players)
+        return bracket_rows_create(run.tournament, bracket, advance(bracket, {}), run.players)
 
     def advance(self, run: Run) -> None:
         state = advance(self.bracket(run.tournament, run.seeded), bracket_results(run.pairings))

@@ -90,14 +90,14 @@ class GroupsThenPlayoffs(TournamentFormat):
 
     # --- Pairing and advancing ------------------------------------------------------
 
-    def open(self, run: Run) -> None:
+    def open(self, run: Run) -> list[TournamentMatch]:
         tournament, players = run.tournament, run.players
         rows: list[TournamentMatch] = []
         for number, schedule in enumerate(self._groups(tournament, run.seeded).schedules, start=1):
             rows += schedule_rows(
                 tournament, schedule, players, section=self.section, key=lambda tail, n=number: f"G{n}-{tail}"
             )
-        pairings_create(tournament, rows, players)
+        return pairings_create(tournament, rows, players)
 
     def advance(self, run: Run) -> None:
         stage = self._stage(run.tournament, run.seeded, run.pairings)

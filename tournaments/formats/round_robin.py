@@ -23,11 +23,11 @@ class RoundRobin(TournamentFormat):
     section = TournamentMatch.Bracket.ROUND_ROBIN
     options = ("double_round_robin",)
 
-    def open(self, run: Run) -> None:
+    def open(self, run: Run) -> list[TournamentMatch]:
         schedule = round_robin(run.seeded, double=run.tournament.double_round_robin)
         players = run.players
         rows = schedule_rows(run.tournament, schedule, players, section=self.section, key=lambda tail: f"RR{tail}")
-        pairings_create(run.tournament, rows, players)
+        return pairings_create(run.tournament, rows, players)
 
     def advance(self, run: Run) -> None:
         # Pairings of a round robin never depend on results: it ends when every one is settled.

@@ -36,8 +36,8 @@ class Swiss(TournamentFormat):
                 f"{tournament.swiss_rounds} were asked for."
             )
 
-    def open(self, run: Run) -> None:
-        self._pair_round(run, round_number=1)
+    def open(self, run: Run) -> list[TournamentMatch]:
+        return self._pair_round(run, round_number=1)
 
     def advance(self, run: Run) -> None:
         current = max(pairing.round for pairing in run.pairings)
@@ -49,7 +49,7 @@ class Swiss(TournamentFormat):
         else:
             self._pair_round(run, round_number=current + 1)
 
-    def _pair_round(self, run: Run, *, round_number: int) -> None:
+    def _pair_round(self, run: Run, *, round_number: int) -> list[TournamentMatch]:
         # Rank order for pairing: the standings so far, then seed.
         standings = self.table(run.tournament, run.pairings, run.seeded)
         wins = dict.fromkeys(run.seeded, 0)
@@ -93,4 +93,4 @@ class Swiss(TournamentFormat):
                     player_id=int(paired.bye),
                 )
             )
-        pairings_create(run.tournament, rows, by_id)
+        return pairings_create(run.tournament, rows, by_id)

@@ -77,8 +77,8 @@ class Tables(TournamentFormat):
 
     # --- Pairing -----------------------------------------------------------------
 
-    def open(self, run: Run) -> None:
-        self._seat(run, 1, first_round(run.seeded))
+    def open(self, run: Run) -> list[TournamentMatch]:
+        return self._seat(run, 1, first_round(run.seeded))
 
     def advance(self, run: Run) -> None:
         final = next((pairing for pairing in run.pairings if pairing.key == FINAL), None)
@@ -108,9 +108,9 @@ class Tables(TournamentFormat):
             players=[run.players[player] for player in finalists],
         ).save()
 
-    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> None:
+    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> list[TournamentMatch]:
         players = run.players
-        TournamentMatch.objects.bulk_create(
+        return TournamentMatch.objects.bulk_create(
             table_row(
                 run.tournament,
                 f"T{round_number}-{number}",

@@ -107,8 +107,8 @@ class WinnerStaysOn(TournamentFormat):
             return keys
         return super().tie_breaks(tournament)
 
-    def open(self, run: Run) -> None:
-        self._next(run)
+    def open(self, run: Run) -> list[TournamentMatch]:
+        return self._next(run)
 
     def advance(self, run: Run) -> None:
         if not run.all_settled():
@@ -122,26 +122,28 @@ class WinnerStaysOn(TournamentFormat):
         else:
             self._next(run)
 
-    def _next(self, run: Run) -> None:
+    def _next(self, run: Run) -> list[TournamentMatch]:
+        """Create the next match at the table, if any; return the rows created."""
         players = run.players
         if run.tournament.table_size > 2:
             table = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings))
             if table.next_table is None:
-                return
+                return []
             number = table.matches_played + 1
-            table_row(
+            row = table_row(
                 run.tournament,
                 f"M{number}",
                 section=self.section,
                 round_number=number,
                 position=1,
                 players=[players[int(player)] for player in table.next_table],
-            ).save()
-            return
+            )
+            row.save()
+            return [row]
         state = winner_stays_on_replay(run.tournament, run.entrants, run.pairings)
         upcoming = state.next_match
         if upcoming is None:
-            return
+            return []
         number = state.matches_played + 1
         row = pairing_row(
             run.tournament,
@@ -152,7 +154,7 @@ class WinnerStaysOn(TournamentFormat):
             one=players[int(upcoming.first)],
             two=players[int(upcoming.second)],
         )
-        pairings_create(run.tournament, [row], players)
+        return pairings_create(run.tournament, [row], players)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
