@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replays.engine import simulate, verify_document
+from speedrules import simulate, verify_document
 
 
 def long_log(events: int, *, ruleset: str = "speed", players: tuple[str, str] = ("alice", "ben")) -> dict[str, Any]:

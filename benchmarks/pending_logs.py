@@ -10,9 +10,9 @@ from django.db import connection
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import player_get
 from matches.services import match_create, player_create
-from replays.engine import simulate
 from replays.models import MatchLog
 from replays.services import log_submit
+from speedrules import simulate
 
 RULESETS = ["speed", "doubles", "jokers-wild", "three-card-hands", "seven-card-stacks", "runs-at-once", "california"]
 BENCH_PLAYERS = tuple(f"bench-{n:02d}" for n in range(16))

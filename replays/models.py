@@ -1,6 +1,6 @@
 """Submitted game logs, their verdicts, and the cached replay steps.
 
-The rules engine lives in `replays.engine` and knows nothing of these models;
+The rules engine lives in `speedrules` and knows nothing of these models;
 `replays.services` joins the two.
 """
 

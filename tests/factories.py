@@ -17,9 +17,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from matches.models import Game, Match, Player
 from matches.selectors import player_get
 from matches.services import game_set_result, match_create, organiser_grant, player_create
-from replays.engine import simulate, verify_bytes, verify_document
 from replays.models import MatchLog
 from replays.services import log_submit
+from speedrules import simulate, verify_bytes, verify_document
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.services import entrant_add, tournament_create, tournament_start
 

@@ -80,13 +80,13 @@ class LogSubmitForm(forms.Form):
 
 
 def _ruleset_choices() -> list[tuple[str, str]]:
-    from replays.engine import PRESETS  # noqa: PLC0415 - keep the form module light to import
+    from speedrules import PRESETS  # noqa: PLC0415 - keep the form module light to import
 
     return [(name, name.replace("-", " ").capitalize()) for name in PRESETS if PRESETS[name].players == 2]
 
 
 def _table_ruleset_choices(seats: int) -> list[tuple[str, str]]:
-    from replays.engine import PRESETS  # noqa: PLC0415
+    from speedrules import PRESETS  # noqa: PLC0415
 
     return [
         (name, name.replace("-", " ").capitalize())

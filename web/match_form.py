@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from django import forms
 
-from replays.engine import PRESETS, Ruleset
+from speedrules import PRESETS, Ruleset
 
 from .forms import ServiceErrors
 from .points import points_input, time_limit_input

@@ -17,8 +17,8 @@ from django.db.models.functions import Coalesce
 
 from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, player_list, user_is_organiser, user_player
-from replays.engine import LogError, ruleset_from_json
 from replays.models import MatchLog
+from speedrules import LogError, ruleset_from_json
 from speedsite.site_cache import SiteCache
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant, RatingChange, Tournament, TournamentMatch

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from matches.selectors import player_get, user_player
 from replays import selectors
-from replays.engine import PRESETS
 from replays.services import document_compact_steps
+from speedrules import PRESETS
 from speedsite.errors import ApplicationError
 
 from .replay import build_replay

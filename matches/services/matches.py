@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from replays.engine import PRESETS, LogError, Ruleset, ruleset_from_json
+from speedrules import PRESETS, LogError, Ruleset, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed
 from speedsite.site_cache import site_lists_changed
 

@@ -18,8 +18,8 @@ from rest_framework.views import APIView
 from matches.api.views import get_game_or_404
 from replays import selectors, services
 from replays.compact import CompactSteps, chunk, decode
-from replays.engine import ENGINE_VERSION
 from replays.models import MatchLog
+from speedrules import ENGINE_VERSION
 from speedsite.errors import Invalid, NotFound, TooLarge
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 

@@ -1,5 +1,7 @@
+"""`python -m replays.engine ...`: the engine's command line under its old name (`python -m speedrules`)."""
+
 import sys
 
-from .cli import main
+from speedrules.cli import main
 
 sys.exit(main())

@@ -20,7 +20,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from matches.selectors import AnyUser, user_player
-from replays.engine import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
+from speedrules import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
 from ..models import MatchLog, SolitaireRun

@@ -7,7 +7,7 @@ import logging
 from django.db import transaction
 
 from replays.compact import FORMAT, CompactSteps, encode, moves_from_document
-from replays.engine import ENGINE_VERSION, verify_bytes
+from speedrules import ENGINE_VERSION, verify_bytes
 from speedsite.errors import Conflict
 
 from ..models import MatchLog, ReplaySteps

@@ -21,7 +21,7 @@ from django.utils import timezone
 from matches.models import Game, Match
 from matches.selectors import user_is_organiser, user_player
 from matches.services import AnyUser, game_lock, require_match_live
-from replays.engine import LogError, ruleset_from_json
+from speedrules import LogError, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed, NotFound, QuotaExceeded, TooLarge
 
 from ..models import MatchLog

@@ -27,7 +27,7 @@ from matches.services import (
     game_report_claims,
     game_state,
 )
-from replays.engine import ENGINE_VERSION, Verdict, verify_bytes
+from speedrules import ENGINE_VERSION, Verdict, verify_bytes
 from speedsite.db import atomic_pipeline
 from speedsite.site_cache import site_lists_changed
 

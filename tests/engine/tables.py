@@ -6,7 +6,7 @@ of the pack. Seats: 0 is Alice, 1 is Ben (2 is Chloe at a three-way table).
 
 from __future__ import annotations
 
-from replays.engine import PRESETS, Ruleset
+from speedrules import PRESETS, Ruleset
 
 from .logbuilder import deal
 

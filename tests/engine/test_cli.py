@@ -13,9 +13,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "spec-examples"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_engine(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+def run_engine(*args: str, stdin: bytes = b"", module: str = "speedrules") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "replays.engine", *args], cwd=ROOT, input=stdin, capture_output=True, check=False
+        [sys.executable, "-m", module, *args], cwd=ROOT, input=stdin, capture_output=True, check=False
     )
 
 
@@ -29,6 +29,14 @@ def test_verify_prints_one_line_per_file_with_the_stable_keys() -> None:
     (line,) = lines(result)
     assert list(line) == ["file", "valid", "code", "event", "message", "winner"]
     assert (line["valid"], line["code"], line["event"], line["winner"]) == (True, "ok", None, 0)
+
+
+def test_the_old_name_replays_engine_runs_the_same_command_line() -> None:
+    """Scripts written against `python -m replays.engine` keep working after the engine moved."""
+    new = run_engine("verify", str(EXAMPLES / "invalid-no_fit-1012.json"))
+    old = run_engine("verify", str(EXAMPLES / "invalid-no_fit-1012.json"), module="replays.engine")
+    assert (old.returncode, old.stdout) == (new.returncode, new.stdout) == (1, new.stdout)
+    assert lines(old)[0]["code"] == "no_fit"
 
 
 def test_verify_exits_1_when_any_file_is_invalid() -> None:

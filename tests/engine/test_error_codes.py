@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import PRESETS, ErrorCode, Ruleset, Verdict, simulate, verify_bytes, verify_document
+from speedrules import PRESETS, ErrorCode, Ruleset, Verdict, simulate, verify_bytes, verify_document
 
 from .logbuilder import (
     card_named,

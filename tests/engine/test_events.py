@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from replays.engine import PRESETS, ErrorCode, LogError, Ruleset
-from replays.engine.cards import CARD_ID, CARD_NAMES, EMPTY_PILE, JOKER, fit_table, rank_fits
-from replays.engine.events import Collision, Play, Reshuffle, SpeedCall, Stall, event_parser
+from speedrules import PRESETS, ErrorCode, LogError, Ruleset
+from speedrules.cards import CARD_ID, CARD_NAMES, EMPTY_PILE, JOKER, fit_table, rank_fits
+from speedrules.events import Collision, Play, Reshuffle, SpeedCall, Stall, event_parser
 
 SPEED = PRESETS["speed"]
 CALIFORNIA = PRESETS["california"]

@@ -7,9 +7,9 @@ from typing import Any
 
 import orjson
 
-from replays.engine import PRESETS, ErrorCode, simulate, verify_bytes, verify_document
-from replays.engine.cards import CARD_ID, CARD_NAMES
-from replays.engine.state import GameState
+from speedrules import PRESETS, ErrorCode, simulate, verify_bytes, verify_document
+from speedrules.cards import CARD_ID, CARD_NAMES
+from speedrules.state import GameState
 
 
 def _first_seed_with(ruleset: str, wanted: Any) -> dict[str, Any]:

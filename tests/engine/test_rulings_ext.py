@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import PRESETS, ErrorCode, LogError, ruleset_from_json, simulate, verify_document
+from speedrules import PRESETS, ErrorCode, LogError, ruleset_from_json, simulate, verify_document
 
 E = ErrorCode
 

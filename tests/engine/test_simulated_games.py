@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from replays.engine import PRESETS, ErrorCode, simulate, verify_document
-from replays.engine.cards import CARD_ID, CARD_NAMES, build_pack
-from replays.engine.events import event_parser
-from replays.engine.state import GameState
+from speedrules import PRESETS, ErrorCode, simulate, verify_document
+from speedrules.cards import CARD_ID, CARD_NAMES, build_pack
+from speedrules.events import event_parser
+from speedrules.state import GameState
 
 RULESETS = sorted(PRESETS)
 #: The presets of speed-log/1 before the extension: a hand, a draw pile per seat, no stock piles.

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import ErrorCode, verify_bytes
+from speedrules import ErrorCode, verify_bytes
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "spec-examples"
 

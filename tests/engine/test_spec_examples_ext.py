@@ -1,7 +1,7 @@
 """The extension's public examples (Speed Solitaire, Team Speed, Spit, Double Spit).
 
 Every log gets exactly the verdict its manifest line names, through the
-library and through `python -m replays.engine verify`; the public examples of
+library and through `python -m speedrules verify`; the public examples of
 speed-log/1 keep theirs through the command line too.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import PRESETS, verify_bytes
+from speedrules import PRESETS, verify_bytes
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 EXAMPLES = DATA / "spec-examples-ext"
@@ -77,7 +77,7 @@ def test_the_command_line_gives_every_example_its_manifest_verdict(folder: str) 
     entries = manifest(DATA / folder)
     files = [str(DATA / folder / entry["file"]) for entry in entries]
     result = subprocess.run(
-        [sys.executable, "-m", "replays.engine", "verify", *files], cwd=ROOT, capture_output=True, check=False
+        [sys.executable, "-m", "speedrules", "verify", *files], cwd=ROOT, capture_output=True, check=False
     )
     lines = {Path(line["file"]).name: line for line in map(json.loads, result.stdout.splitlines())}
     got = {name: (line["code"], line["event"], line["winner"]) for name, line in lines.items()}
@@ -90,7 +90,7 @@ def test_the_command_line_gives_every_example_its_manifest_verdict(folder: str) 
 def test_the_command_line_prints_the_stock_counts_of_a_spit_game() -> None:
     path = EXAMPLES / "valid-spit-1015.json"
     result = subprocess.run(
-        [sys.executable, "-m", "replays.engine", "verify", "--steps", str(path)],
+        [sys.executable, "-m", "speedrules", "verify", "--steps", str(path)],
         cwd=ROOT,
         capture_output=True,
         check=False,

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replays.engine import PRESETS, LogError, simulate
-from replays.engine.events import _careful_parse, event_parser
-from replays.engine.verify import _Verifier
+from speedrules import PRESETS, LogError, simulate
+from speedrules.events import _careful_parse, event_parser
+from speedrules.verify import _Verifier
 
 RULESETS = sorted(PRESETS)
 ODD_VALUES = [None, True, False, -1, 0, 1, 2, 3, 9, 1.0, "0", "9C", "JK", "1S", [], {}, ["9C"]]

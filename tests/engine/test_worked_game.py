@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from replays.engine import ErrorCode, Step, verify_document
+from speedrules import ErrorCode, Step, verify_document
 
 from .logbuilder import deal, log, play, speed, stall, verify
 from .tables import ALICE, BEN, SPEED

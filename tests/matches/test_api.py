@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
-from replays.engine import PRESETS
+from speedrules import PRESETS
 from tests.factories import PASSWORD, make_match, make_player, make_user
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 from django.test import override_settings
 
 from matches.models import Game, Match
-from replays.engine import ENGINE_VERSION, simulate
 from replays.models import LogVerdict, MatchLog
+from speedrules import ENGINE_VERSION, simulate
 from tests.factories import SPEC_EXAMPLES, body, deadlock_log, load, make_match, make_player, tampered, won_log
 
 pytestmark = pytest.mark.django_db

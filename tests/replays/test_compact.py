@@ -9,7 +9,7 @@ import pytest
 
 from benchmarks.long_log import long_log
 from replays import compact
-from replays.engine import PRESETS, simulate, verify_bytes
+from speedrules import PRESETS, simulate, verify_bytes
 from tests.factories import SPEC_EXAMPLES
 
 

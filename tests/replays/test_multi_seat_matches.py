@@ -9,7 +9,7 @@ import pytest
 
 from matches.models import Game, Match
 from matches.placings import cards_left_at, race_places, timed_places
-from replays.engine import verify_bytes
+from speedrules import verify_bytes
 from tests.factories import body, make_player, make_user, won_log
 
 pytestmark = pytest.mark.django_db

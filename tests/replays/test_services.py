@@ -15,9 +15,9 @@ from django.db import connection, connections, transaction
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import user_is_organiser
 from matches.services import game_lock
-from replays.engine import ENGINE_VERSION
 from replays.models import LogVerdict, MatchLog, ReplaySteps
 from replays.services import log_steps_build, log_submit, log_verify
+from speedrules import ENGINE_VERSION
 from tests.factories import body, make_match, make_user, tampered, won_log
 
 User = get_user_model()

@@ -8,8 +8,8 @@ import orjson
 import pytest
 from django.test import Client
 
-from replays.engine import simulate, verify_document
 from replays.models import SolitaireRun
+from speedrules import simulate, verify_document
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db

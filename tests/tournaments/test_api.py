@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import Player
-from replays.engine import verify_document
+from speedrules import verify_document
 from tests.factories import PASSWORD, body, make_players, make_tournament, play, won_log
 from tournaments.models import Tournament, TournamentMatch
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from matches.placings import race_places
-from replays.engine import verify_bytes
+from speedrules import verify_bytes
 from tests.factories import body, make_players, make_tournament, play_table, ready, won_log
 from tournaments.models import Entrant, Tournament, TournamentMatch
 

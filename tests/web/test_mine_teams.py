@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match, Player
 from matches.services import game_report_result, match_create
-from replays.engine import PRESETS
+from speedrules import PRESETS
 from tests.factories import make_player
 from web.mine import games_waiting_for_confirmation, my_page, waiting_count
 

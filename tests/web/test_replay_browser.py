@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from benchmarks.long_log import long_log
-from replays.engine import simulate
 from replays.services import solitaire_submit
+from speedrules import simulate
 from tests.factories import engine_steps, load, make_player, submit, won_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -23,9 +23,9 @@ from django.test import Client
 
 from benchmarks.long_log import long_log
 from matches.services import match_create, player_create
-from replays.engine import verify_bytes
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
+from speedrules import verify_bytes
 from web.replay import CHUNK_STEPS
 
 PAGE_GOAL = 100_000

@@ -17,10 +17,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from replays.engine import ENGINE_VERSION
 from replays.models import MatchLog
 from replays.selectors import logs_for_reverification
 from replays.services import logs_enqueue_verification
+from speedrules import ENGINE_VERSION
 
 BATCH = 500
 

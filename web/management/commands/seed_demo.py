@@ -29,9 +29,9 @@ from matches.services import (
     organiser_grant,
     player_create,
 )
-from replays.engine import simulate, verify_document
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify, solitaire_submit, solitaire_verify
+from speedrules import simulate, verify_document
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.services import entrant_add, pairing_correct, tournament_create, tournament_start
 

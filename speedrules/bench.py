@@ -1,4 +1,4 @@
-"""Games verified per second on one core: `python -m replays.engine bench`.
+"""Games verified per second on one core: `python -m speedrules bench`.
 
 Simulated games are serialised once; each timed round then verifies all of
 them, from bytes (JSON parsing included) and from parsed documents (parsing

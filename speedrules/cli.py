@@ -1,4 +1,4 @@
-"""`python -m replays.engine`: verify logs, simulate games, benchmark the verifier.
+"""`python -m speedrules`: verify logs, simulate games, benchmark the verifier.
 
 Other tools parse this output, so its shape is a contract:
 
@@ -105,7 +105,7 @@ def command_bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m replays.engine", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m speedrules", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
     verify = commands.add_parser("verify", help="verify speed-log/1 files")
