@@ -6,18 +6,30 @@ tests/web/conftest.py.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Player
 from speedsite.site_cache import GENERATION_KEY
 from tests.factories import make_player, make_user
+
+# Hypothesis's profiles. Neither has a deadline: examples that touch the database
+# take as long as the shared machine lets them, and a deadline there only fails at
+# random. CI (which sets CI=true) also derandomises, so a red run can be rerun as it
+# was; on a developer's machine examples stay random to keep finding new cases.
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") == "true" else "dev"))
 
 
 @pytest.fixture(autouse=True)
