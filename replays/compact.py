@@ -1,7 +1,10 @@
 """Replay steps in a compact form (`speed-steps/1`): integer arrays, cards as small ints, no repeated keys.
 
 The engine's steps (`Step.to_dict()`) repeat every key and every card name at
-every step: a 5,000-event log gave megabytes. Here a log's steps are one
+every step; gzip takes much of that out, but not all of it. Kept because, for
+a long log, this form is still much smaller gzipped than the engine's steps
+gzipped, and the viewer shows its first frame sooner from it (issue 23;
+`manage.py bench_replay` prints the sizes and the time). Here a log's steps are one
 *legend* and one *row* per step, each row only what changed since the step
 before. The same rows are stored (`ReplaySteps`) and sent to the viewer in
 chunks (`chunk`), and `decode` / `decode_chunk` give back exactly the engine's

@@ -59,6 +59,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it compresses the response every other middleware has finished (API JSON only).
+    "speedsite.compression.ApiGZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "speedsite.middleware.ContentSecurityPolicyMiddleware",
     # Before anything reads the body (the CSRF check reads a whole form): oversized

@@ -153,7 +153,8 @@ class LogStepsApi(APIView):
         description=(
             "The table after the deal and after each event that passed, one page of steps at a time "
             f"(`?offset=&limit=`, {STEPS_PER_PAGE} steps by default, {STEPS_PER_PAGE_MAX} at most; follow `next`). "
-            "The same steps in a form about twenty times smaller: `/api/logs/{id}/steps/compact/`."
+            "The same steps in the compact form the replay viewer reads (smaller, gzipped or not): "
+            "`/api/logs/{id}/steps/compact/`."
         ),
     )
     def get(self, request: Request, log_id: int) -> Response:

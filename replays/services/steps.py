@@ -23,8 +23,8 @@ def log_steps_build(*, log: MatchLog) -> ReplaySteps:
     replayed, the steps are many times larger than the log, and keeping them
     out of the verification task keeps the pipeline fast. Cached in the
     database (one row per log) in the compact form of `replays.compact` (a
-    5,000-event log's steps are about 70 KB there, 1.4 MB as the engine's
-    dicts), so every later view is a single read; recomputed when the engine
+    small fraction of the engine's dicts: `bench_replay` prints both), so
+    every later view is a single small read; recomputed when the engine
     version changes or the row holds an older form.
     """
     cached = ReplaySteps.objects.filter(log=log).first()

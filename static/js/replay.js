@@ -3,9 +3,10 @@
 
    The page embeds the first chunk of steps (#replay-data, by json_script); the
    others are fetched from the compact steps endpoint when the viewer reaches
-   them, so a 5,000-event log costs a few KB at a time. A chunk is decoded once
-   into whole tables, and every step is drawn from its own table (never by
-   applying differences on screen), so jumping anywhere is as cheap as stepping.
+   them, so a long log's page stays small and each fetch is one bounded chunk.
+   A chunk is decoded once into whole tables, and every step is drawn from its
+   own table (never by applying differences on screen), so jumping anywhere is
+   as cheap as stepping.
 
    Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
