@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import make_tournament, play, player
 from tournaments.generators import Section, double_elimination, single_elimination
 from tournaments.models import TournamentMatch
-from web.bracket import WHOLE, bracket_sections
+from web.drawing.bracket import WHOLE, bracket_sections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
 """What a tournament's page shows, a bounded part at a time, whatever the tournament's size.
 
-A big bracket is drawn a section at a time (`web.bracket.bracket_sections`), the
+A big bracket is drawn a section at a time (`web.drawing.bracket.bracket_sections`), the
 standings and the entrants a page at a time, the rounds a page of pairings at a
 time, and the lists of matches underway or up next only their first few. What
 is the same for every visitor (the summary counts, each bracket section's
@@ -39,8 +39,7 @@ from tournaments.selectors import (
     tournament_standings_slice,
 )
 from tournaments.standings import metric_for
-
-from .bracket import (
+from web.drawing.bracket import (
     WHOLE,
     BracketDrawing,
     BracketSection,
@@ -50,7 +49,7 @@ from .bracket import (
     bracket_sections,
     section_onward,
 )
-from .names import SectionShape, pairing_name, pairing_names
+from web.presenters.names import SectionShape, pairing_name, pairing_names
 
 #: Standings rows, entrants, and pairings of the rounds shown on one page.
 STANDINGS_PER_PAGE = 50

@@ -1,27 +1,70 @@
-"""Reads of the organiser and player pages (names, submission groups, registrations, live versions).
-
-Kept apart from `web.selectors`; each function is a fixed number of queries.
-"""
+"""Reads of the tournament pages besides the page itself (`tournament_page`): lists, names, registrations."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
-from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
-from django.db.models import Count, F, Func, Max, Q, QuerySet, Subquery, TextField, Value
-from django.db.models.functions import Cast
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
-from matches.models import Game, Match, Player, ResultChange
-from matches.selectors import MATCH_PLAYERS
-from replays.models import MatchLog
-from tournaments.models import CorrectionRecord, Entrant, Registration, Tournament, TournamentMatch
+from matches.models import Match
+from speedsite.site_cache import SiteCache
+from tournaments.formats import FORMATS
+from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
+from tournaments.selectors import tournament_list
+from web.presenters.names import SectionShape, pairing_name
 
-from .names import SectionShape, pairing_name
-from .seats import players_title
+
+def tournaments_with_counts(*, status: str | None = None, limit: int | None = None) -> list[Tournament]:
+    """Tournaments with `entrant_count` and `decided_count` annotated (one query)."""
+    # Two correlated counts, not joins: joining both entrants and pairings multiplies their rows
+    # (4,096 entrants by 4,095 pairings is 16 million rows to count distinct).
+    entrants = Entrant.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    decided = (
+        TournamentMatch.objects.filter(tournament=OuterRef("pk"), status=TournamentMatch.Status.DECIDED)
+        .order_by()
+        .values("tournament")
+    )
+    tournaments = tournament_list(status=status).annotate(
+        entrant_count=Coalesce(Subquery(entrants.annotate(n=Count("id")).values("n")), 0),
+        decided_count=Coalesce(Subquery(decided.annotate(n=Count("id")).values("n")), 0),
+    )
+    return list(tournaments[:limit] if limit else tournaments)
+
+
+#: The cache name of /tournaments/' list.
+TOURNAMENT_LIST = "tournaments"
+
+
+def tournament_list_cached(*, reader: SiteCache | None = None) -> list[Tournament]:
+    """Every tournament with its counts (`tournaments_with_counts`) from the site lists' cache.
+
+    The services invalidate it: `tournament_create` for a new tournament, `tournament_changed`
+    for any change under the tournament's lock (its status, entrants, results).
+    """
+    return (reader or SiteCache()).get(TOURNAMENT_LIST, tournaments_with_counts)
+
+
+def tournament_featured(*, elimination: bool) -> Tournament | None:
+    """The tournament the home page shows: the latest running one, else the latest finished one.
+
+    `elimination` picks a format that is one bracket from the start (its format says
+    so: `all_bracket`), else any other (a table, or groups before a playoff).
+    """
+    brackets = [key for key, fmt in FORMATS.items() if fmt.all_bracket]
+    for status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        found = tournament_list(status=status)
+        found = found.filter(format__in=brackets) if elimination else found.exclude(format__in=brackets)
+        first = found.first()
+        if first is not None:
+            return first
+    return None
+
+
+def tournament_of_match(*, match: Match) -> TournamentMatch | None:
+    """The tournament pairing a match was played for, if any."""
+    return TournamentMatch.objects.select_related("tournament").filter(match=match).first()
 
 
 def section_shapes_for(*, tournament_ids: Iterable[int]) -> dict[tuple[int, str], SectionShape]:
@@ -55,60 +98,6 @@ def name_of(pairing: TournamentMatch | None) -> str:
     return names_of([pairing])[pairing.pk]
 
 
-@dataclass(frozen=True)
-class SubmissionGroup:
-    """Games of one tournament round and ruleset (or of matches outside tournaments), for the submit page."""
-
-    label: str
-    games: list[tuple[Game, str]]  # each game with its label
-
-
-def games_grouped(*, games: QuerySet[Game]) -> list[SubmissionGroup]:
-    """The games a user may submit for, grouped by tournament, round and ruleset (three queries)."""
-    rows = list(games.select_related(*(f"match__{seat}" for seat in MATCH_PLAYERS))[:200])
-    pairings = {
-        pairing.match_id: pairing
-        for pairing in TournamentMatch.objects.filter(match_id__in=[game.match_id for game in rows]).select_related(
-            "tournament"
-        )
-    }
-    names = names_of(pairings.values())
-    groups: dict[tuple[str, ...], list[tuple[Game, str]]] = defaultdict(list)
-    for game in rows:
-        match = game.match
-        pairing = pairings.get(game.match_id)
-        ruleset = (match.ruleset_name or "custom").replace("-", " ").capitalize()
-        state = " (disputed)" if game.status == Game.Status.DISPUTED else ""
-        players = f"{players_title([p.handle for p in match.players])}, game {game.number}{state}"
-        if pairing is not None:
-            round_label = names[pairing.pk].split(",")[0] if pairing.bracket in ("round_robin", "swiss") else ""
-            key = (pairing.tournament.name, round_label or "", ruleset)
-            label = f"{names[pairing.pk]}: {players}"
-        else:
-            key = ("Matches outside tournaments", "", ruleset)
-            label = f"Match {match.pk}: {players}"
-        groups[key].append((game, label))
-    return [SubmissionGroup(" · ".join(part for part in key if part), items) for key, items in groups.items()]
-
-
-#: Handles the new-match page suggests at most (typing any other handle still works).
-HANDLE_SUGGESTIONS = 500
-
-
-def player_handles(*, limit: int = HANDLE_SUGGESTIONS) -> list[str]:
-    """Handles to suggest in the new-match page's seats, alphabetical (one query, bounded)."""
-    return list(Player.objects.order_by("handle").values_list("handle", flat=True)[:limit])
-
-
-def players_without_login(*, player_ids: Iterable[int]) -> set[int]:
-    """Which of these players cannot log in yet (no password chosen): they claim their account by invite (one query)."""
-    return set(
-        Player.objects.filter(pk__in=list(player_ids), user__password__startswith=UNUSABLE_PASSWORD_PREFIX).values_list(
-            "pk", flat=True
-        )
-    )
-
-
 def registrations_pending(*, tournament: Tournament) -> list[Registration]:
     return list(
         Registration.objects.filter(tournament=tournament, status=Registration.Status.PENDING)
@@ -127,72 +116,3 @@ def entrant_of(*, tournament: Tournament, player_id: int | None) -> Entrant | No
     if player_id is None:
         return None
     return Entrant.objects.filter(tournament=tournament, player_id=player_id).first()
-
-
-# --- Live versions ------------------------------------------------------------------
-# A page polls a version; when it changes, the page fetches itself and swaps its live regions.
-
-
-def _digest(*parts: object) -> str:
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
-
-
-def _aggregates(queryset: QuerySet[Any], *parts: tuple[str, str]) -> Subquery:
-    """Aggregates (function, column) of `queryset` as one text, a scalar subquery for the caller's statement.
-
-    `Func`, not Django's aggregates, so that no GROUP BY is added: the subquery
-    reads its rows once and answers one value, whatever the number of parts.
-    """
-    values = [Cast(Func(F(column), function=function), output_field=TextField()) for function, column in parts]
-    text = Func(Value(":"), *values, function="CONCAT_WS", output_field=TextField())
-    return Subquery(queryset.order_by().values(v=text))
-
-
-def live_version_tournament(*, tournament_id: int) -> str:
-    """Changes when anything the tournament's page shows changes (one statement: a subquery per table).
-
-    One statement rather than five: a poller asks every few seconds, and each
-    round trip to PostgreSQL costs a busy server more than the small scans do.
-    """
-    pairings = TournamentMatch.objects.filter(tournament_id=tournament_id)
-    row = (
-        Tournament.objects.filter(pk=tournament_id)
-        .order_by()
-        .values_list(
-            "status",
-            "registration_open",
-            "checkin_open",
-            _aggregates(pairings, ("COUNT", "id"), ("MAX", "decided_at"), ("MAX", "underway_at")),
-            _aggregates(
-                ResultChange.objects.filter(match__tournament_match__tournament_id=tournament_id), ("MAX", "id")
-            ),
-            _aggregates(
-                MatchLog.objects.filter(game__match__tournament_match__tournament_id=tournament_id),
-                ("MAX", "id"),
-                ("MAX", "verified_at"),
-            ),
-            _aggregates(
-                Entrant.objects.filter(tournament_id=tournament_id), ("COUNT", "id"), ("COUNT", "checked_in_at")
-            ),
-            _aggregates(CorrectionRecord.objects.filter(tournament_id=tournament_id), ("MAX", "id")),
-        )
-        .first()
-    )
-    return _digest(row)
-
-
-def live_version_match(*, match_id: int) -> str:
-    """Changes with the match's results, its logs' verdicts, and its call to a station (three queries)."""
-    row = Match.objects.filter(pk=match_id).values_list("status", "tournament_match__underway_at").first()
-    changes = ResultChange.objects.filter(match_id=match_id).aggregate(last=Max("id"))
-    logs = MatchLog.objects.filter(game__match_id=match_id).aggregate(last=Max("id"), judged=Max("verified_at"))
-    return _digest(row, changes, logs)
-
-
-def live_version_site() -> str:
-    """Changes with any result, log verdict, call or tournament anywhere (for the home page and "My matches")."""
-    changes = ResultChange.objects.aggregate(last=Max("id"))
-    logs = MatchLog.objects.aggregate(last=Max("id"), judged=Max("verified_at"))
-    tournaments = Tournament.objects.aggregate(last=Max("id"), started=Max("started_at"), finished=Max("finished_at"))
-    called = TournamentMatch.objects.aggregate(last=Max("underway_at"))
-    return _digest(changes, logs, tournaments, called)

@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 
 from matches.selectors import match_score, user_is_organiser, user_player
-from web.seats import clock_limit, names_in_words, ordinal, place_lines
-from web.seats import players_title as players_title_of
+from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
+from web.presenters.seats import players_title as players_title_of
 
 register = template.Library()
 
@@ -125,7 +125,7 @@ def change_lines(state: Any) -> list[tuple[str, str]]:
 @register.simple_tag
 def waiting_count(user: Any) -> int:
     """What waits on the signed-in player (games to log, results to confirm), for the navigation's count."""
-    from web.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
+    from web.selectors.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
 
     return count(user=user)
 

@@ -26,7 +26,7 @@ from matches.services import match_create, player_create
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
 from speedrules import verify_bytes
-from web.replay import CHUNK_STEPS
+from web.presenters.replay import CHUNK_STEPS
 
 PAGE_GOAL = 100_000
 STEPS_GOAL = 300_000
