@@ -122,7 +122,7 @@ def test_standings_paginate_and_sort(client: Client, organiser: Any) -> None:
     swiss = make_tournament(organiser, field, format="swiss", name="Big Swiss")
     first = client.get(f"/tournaments/{swiss.pk}/")
     assert len(first.context["standings"].rows) == 50
-    assert first.context["standings_pager"].pages == 2
+    assert first.context["standings_pager"].paginator.num_pages == 2
     second = client.get(f"/tournaments/{swiss.pk}/?page=2")
     assert len(second.context["standings"].rows) == 10
     by_name = client.get(f"/tournaments/{swiss.pk}/?sort=name")
@@ -150,7 +150,7 @@ def test_the_standings_api_paginates(client: Client, organiser: Any) -> None:
 def test_the_player_list_paginates_and_sorts(client: Client) -> None:
     made = players(60, "m")
     first = client.get("/players/")
-    assert len(first.context["players"]) == 50 and first.context["pager"].total == 60
+    assert len(first.context["players"]) == 50 and first.context["pager"].paginator.count == 60
     second = client.get("/players/?page=2")
     assert [p.handle for p in second.context["players"]] == [p.handle for p in made[50:]]
     newest = client.get("/players/?sort=newest")

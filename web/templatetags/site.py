@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.http import QueryDict
+from django.template.defaulttags import querystring
 
 from matches.selectors import match_score, user_is_organiser, user_player
 from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
@@ -140,3 +142,11 @@ def may_submit(user: Any) -> bool:
 def dash_until(value: str, played: bool) -> str:
     """A standings cell before any game is decided: an en dash rather than numbers that mean nothing yet."""
     return value if played else "\N{EN DASH}"
+
+
+@register.simple_tag(takes_context=True)
+def page_query(context: Any, name: str, number: int, alone: bool = False) -> str:
+    """`{% querystring %}` for a pager whose parameter is a variable (Django 5.2's tag takes literal names).
+
+    `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
+    return querystring(context, QueryDict() if alone else None, **{name: number})

@@ -13,14 +13,10 @@ from matches.selectors import (
 from speedsite.site_cache import SiteCache
 from tournaments.selectors import rating_get
 from web.drawing.charts import line_chart
+from web.presenters.paging import page_number, page_of
 from web.selectors import players as player_reads
 from web.selectors import tournaments as tournament_reads
 from web.selectors.mine import my_page
-from web.selectors.tournament_page import (
-    page_number,
-    pager,
-    query_with,
-)
 
 
 @login_required
@@ -56,16 +52,14 @@ def player_list_view(request: HttpRequest) -> HttpResponse:
     if not search:
         site.prefetch([player_reads.PLAYER_COUNT, _players_part(sort, asked)])
     total = players.count() if search else player_reads.player_count_cached(reader=site)
-    page = pager(request.GET, "page", asked, PLAYERS_PER_PAGE, total)
+    page = page_of(total, PLAYERS_PER_PAGE, asked)
     context = {
         # Not read here: the template reads the page only when its rows' HTML is not cached.
-        "players": players[page.first - 1 if page.total else 0 : page.last],
+        "players": players[max(page.start_index() - 1, 0) : page.end_index()],
         "pager": page,
         "search": search,
         "sort": sort,
-        "sorts": [
-            (key, label, query_with(request.GET, sort=key, page=1)) for key, label in player_reads.PLAYER_SORTS.items()
-        ],
+        "sorts": player_reads.PLAYER_SORTS.items(),
         "show_ratings": True,
         "site_cache": site,
         "rows_part": "" if search else _players_part(sort, page.number),
