@@ -159,10 +159,10 @@ def test_the_player_list_paginates_and_sorts(client: Client) -> None:
     # The pager's and the sorts' links keep the other parameters and change their own.
     body = client.get("/players/?q=m&sort=newest").content.decode()
     assert 'rel="next" href="?q=m&amp;sort=newest&amp;page=2"' in body
-    assert "1–50 of 60 · page 1 of 2" in body and 'rel="prev"' not in body
+    assert "1\u201350 of 60 · page 1 of 2" in body and 'rel="prev"' not in body
     assert 'href="?q=m&amp;sort=rating&amp;page=1"' in body
     last = client.get("/players/?q=m&sort=newest&page=9").content.decode()  # past the end: the last page
-    assert 'rel="prev" href="?q=m&amp;sort=newest&amp;page=1"' in last and "51–60 of 60" in last
+    assert 'rel="prev" href="?q=m&amp;sort=newest&amp;page=1"' in last and "51\u201360 of 60" in last
 
 
 # --- The cache and a result landing -------------------------------------------------------

@@ -12,7 +12,7 @@ def page_number(params: QueryDict, name: str) -> int:
     return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
 
 
-def page_of(total: int, per_page: int, number: int) -> Page:
+def page_of(total: int, per_page: int, number: int) -> Page[int]:
     """Page `number` (the last one when past the end) of a list of `total` rows: Django's Paginator over the count
     alone, since the rows are read elsewhere, a page at a time (and often from the cache)."""
     return Paginator(range(total), per_page).get_page(number)

@@ -283,7 +283,7 @@ def bracket_section(loader: PageLoader, section_id: str) -> BracketDrawing | Non
 class RoundsPage:
     rounds: list[RoundPairings]
     names: dict[str, str]
-    pager: Page
+    pager: Page[int]
     jumps: list[tuple[int, int]]  # each round and the page it starts on
     continued: bool  # the page starts inside a round begun on the page before
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
 from web.selectors import live as live_reads
 
 
-def live_version(request: HttpRequest) -> HttpResponseBase | HttpResponse:
+def live_version(request: HttpRequest) -> HttpResponseBase:
     """What a live page polls: `?tournament=ID`, `?match=ID`, or nothing (the whole site).
 
     A tiny JSON answer with an ETag: an unchanged version costs the poller a 304 and no body.
