@@ -1,4 +1,4 @@
-"""Request guards that run before anything reads the request, and the Content-Security-Policy header.
+"""Request guards that run before anything reads the request.
 
 `RequestGuardMiddleware` sits in front of the CSRF check on purpose: Django's
 CSRF middleware reads a form's whole body, so an oversized upload must be
@@ -49,25 +49,3 @@ class RequestGuardMiddleware:
                 request, status=400, title="Bad request", message="The address contains a NUL byte (%00)."
             )
         return self.get_response(request)
-
-
-class ContentSecurityPolicyMiddleware:
-    """Send `settings.SPEED_CONTENT_SECURITY_POLICY` on every response that does not set its own."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-        self.policy = settings.SPEED_CONTENT_SECURITY_POLICY
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        if self.policy and "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = self.policy
-        return response
-
-
-def policy_with(policy: str, directive: str) -> str:
-    """`policy` with `directive` (e.g. "worker-src blob:") in place of any directive of the same name."""
-    name = directive.split(maxsplit=1)[0]
-    parts = [part.strip() for part in policy.split(";")]
-    kept = [part for part in parts if part and part.split(maxsplit=1)[0] != name]
-    return "; ".join([*kept, directive])

@@ -62,7 +62,7 @@ MIDDLEWARE = [
     # First, so it compresses the response every other middleware has finished (API JSON only).
     "speedsite.compression.ApiGZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "speedsite.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Before anything reads the body (the CSRF check reads a whole form): oversized
     # bodies and NUL bytes in the address are refused here.
     "speedsite.middleware.RequestGuardMiddleware",
@@ -254,13 +254,20 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 # Every page loads scripts only from our own static files (no inline script, no eval).
 # Styles allow inline `style` attributes, which the templates use for layout; they cannot run code
-# (Redoc needs them too: it writes its styles into <style> elements). /api/redoc/ alone adds
-# `worker-src blob:` for Redoc's search worker (speedsite.api_docs).
-SPEED_CONTENT_SECURITY_POLICY = os.environ.get(
+# (Redoc needs them too: it writes its styles into <style> elements). django-csp sends it on every
+# response; /api/redoc/ alone replaces `worker-src` with `blob:` for Redoc's search worker
+# (speedsite.api_docs), and a tournament's embed `frame-ancestors` with `*`.
+# SPEED_CONTENT_SECURITY_POLICY (a policy as the header writes it) replaces it; empty sends none.
+_POLICY = os.environ.get(
     "SPEED_CONTENT_SECURITY_POLICY",
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'",
+)
+CONTENT_SECURITY_POLICY = (
+    {"DIRECTIVES": {name: values for name, *values in (part.split() for part in _POLICY.split(";") if part.strip())}}
+    if _POLICY.strip()
+    else None
 )
 
 # Celery: without a broker configured, tasks run in-process (the embedded

@@ -4,27 +4,27 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import accounts, new_match, organise, solitaire, views
+from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tournaments
 
 site_patterns = [
-    path("tournaments/", views.tournament_list, name="tournament_list"),
-    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament_detail"),
-    path("tournaments/<int:tournament_id>/embed/", views.tournament_embed, name="tournament_embed"),
-    path("tournaments/<int:tournament_id>/join/", views.tournament_join, name="tournament_join"),
-    path("players/", views.player_list_view, name="player_list"),
-    path("players/<str:handle>/", views.player_detail, name="player_detail"),
+    path("tournaments/", tournaments.tournament_list, name="tournament_list"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:tournament_id>/embed/", tournaments.tournament_embed, name="tournament_embed"),
+    path("tournaments/<int:tournament_id>/join/", tournaments.tournament_join, name="tournament_join"),
+    path("players/", players.player_list_view, name="player_list"),
+    path("players/<str:handle>/", players.player_detail, name="player_detail"),
     path("matches/new/", new_match.match_new, name="match_new"),
-    path("matches/<int:match_id>/", views.match_detail, name="match_detail"),
-    path("games/<int:game_id>/report/", views.game_report_view, name="game_report"),
-    path("games/<int:game_id>/confirm/", views.game_confirm_view, name="game_confirm"),
-    path("games/<int:game_id>/dispute/", views.game_dispute_view, name="game_dispute"),
-    path("replays/<int:log_id>/", views.replay_detail, name="replay"),
+    path("matches/<int:match_id>/", matches.match_detail, name="match_detail"),
+    path("games/<int:game_id>/report/", matches.game_report_view, name="game_report"),
+    path("games/<int:game_id>/confirm/", matches.game_confirm_view, name="game_confirm"),
+    path("games/<int:game_id>/dispute/", matches.game_dispute_view, name="game_dispute"),
+    path("replays/<int:log_id>/", logs.replay_detail, name="replay"),
     path("solitaire/", solitaire.solitaire_board, name="solitaire"),
     path("solitaire/<int:run_id>/replay/", solitaire.solitaire_replay, name="solitaire_replay"),
-    path("submit/", views.log_submit_view, name="log_submit"),
-    path("logs/<int:log_id>/", views.log_status, name="log_status"),
-    path("me/", views.my_matches, name="my_matches"),
-    path("live/", views.live_version, name="live"),
+    path("submit/", logs.log_submit_view, name="log_submit"),
+    path("logs/<int:log_id>/", logs.log_status, name="log_status"),
+    path("me/", players.my_matches, name="my_matches"),
+    path("live/", live.live_version, name="live"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/claim/<str:uidb64>/<str:token>/", accounts.claim, name="claim"),
     path("organise/", organise.organise, name="organise"),
@@ -45,7 +45,7 @@ site_patterns = [
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include((site_patterns, "web"))),

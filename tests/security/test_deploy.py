@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -102,17 +103,54 @@ def test_redoc_is_our_page_with_redoc_from_our_static_files_and_no_font_host() -
         assert elsewhere not in page.lower()
 
 
+def _directives(policy: str) -> dict[str, list[str]]:
+    """A policy header as its directives (django-csp writes them in no fixed order)."""
+    return {name: values for name, *values in (part.split() for part in policy.split(";") if part.strip())}
+
+
 @pytest.mark.django_db
 def test_redoc_alone_may_start_a_worker_from_a_blob(settings: Any) -> None:
-    site = settings.SPEED_CONTENT_SECURITY_POLICY
+    site = _directives(Client().get("/api/docs/")["Content-Security-Policy"])
+    assert site == settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]
     assert "worker-src" not in site
-    assert Client().get("/api/docs/")["Content-Security-Policy"] == site
-    assert Client().get("/api/redoc/")["Content-Security-Policy"] == f"{site}; worker-src blob:"
+    assert _directives(Client().get("/api/redoc/")["Content-Security-Policy"]) == site | {"worker-src": ["blob:"]}
     # A policy that names workers itself has that directive replaced, not contradicted.
-    settings.SPEED_CONTENT_SECURITY_POLICY = "default-src 'self'; worker-src 'none'; script-src 'self'"
-    assert Client().get("/api/redoc/")["Content-Security-Policy"] == (
-        "default-src 'self'; script-src 'self'; worker-src blob:"
-    )
+    settings.CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {"default-src": ["'self'"], "worker-src": ["'none'"], "script-src": ["'self'"]}
+    }
+    assert _directives(Client().get("/api/redoc/")["Content-Security-Policy"]) == {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "worker-src": ["blob:"],
+    }
+
+
+def test_the_policy_is_the_one_written_in_the_environment_when_there_is_one() -> None:
+    # SPEED_CONTENT_SECURITY_POLICY, a policy as the header writes it, replaces the default; empty sends none.
+    inherited = {key: os.environ[key] for key in INHERITED if key in os.environ}
+    script = "import django, json; django.setup(); from django.conf import settings; "
+    script += "print(json.dumps(settings.CONTENT_SECURITY_POLICY))"
+    custom = "default-src 'self'; img-src 'self' https://img.example"
+    for policy, expected in (
+        (custom, {"DIRECTIVES": {"default-src": ["'self'"], "img-src": ["'self'", "https://img.example"]}}),
+        ("", None),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", script],
+            check=False,
+            cwd=ROOT,
+            env={
+                **inherited,
+                "DJANGO_SETTINGS_MODULE": "speedsite.settings",
+                **PRODUCTION,
+                "SPEED_CONTENT_SECURITY_POLICY": policy,
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == expected
 
 
 @pytest.mark.django_db

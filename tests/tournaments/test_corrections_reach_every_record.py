@@ -18,10 +18,10 @@ from matches.models import Game, Match, ResultChange
 from matches.services import game_set_result
 from speedsite.errors import Conflict
 from tests.factories import make_player, make_tournament, play
+from tournaments.audit import audit_records
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import rating_history, tournament_standings
 from tournaments.services import pairing_correct
-from web.audit import audit_records
 
 pytestmark = pytest.mark.django_db
 

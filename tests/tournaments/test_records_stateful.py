@@ -35,9 +35,9 @@ from replays.models import MatchLog
 from replays.services import log_submit, log_verify
 from speedsite.errors import ApplicationError
 from tests.factories import make_match, make_players, make_tournament, make_user, won_log
+from tournaments.audit import audit_records
 from tournaments.models import PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.services import pairing_correct
-from web.audit import audit_records
 
 # Each example starts from an empty database (the machine wipes it), so the
 # test needs real commits rather than one rolled-back transaction per test.

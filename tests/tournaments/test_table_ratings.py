@@ -13,12 +13,12 @@ from matches.models import Game, Match
 from matches.placings import competition_places, team_places
 from matches.services import game_report_result, game_set_result, match_create
 from tests.factories import make_players
+from tournaments.audit import audit_records
 from tournaments.models import PlayerRating, RatingChange
 from tournaments.ratings.glicko2 import Outcome, Rating, rate
 from tournaments.ratings.history import RatedMatch, ratings_replay
 from tournaments.selectors import rated_match, ratings_from_scratch
 from tournaments.services import ratings_recompute
-from web.audit import audit_records
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from tournaments.generators import Section, advance, double_elimination, single_elimination
-from web.bracket import BOX_H, bracket_boxes, bracket_layout
+from web.drawing.bracket import BOX_H, bracket_boxes, bracket_layout
 
 NAMES = {i: name for i, name in enumerate(["alice", "ben", "chloe", "dev", "emma", "finn", "gus", "hana"], start=1)}
 

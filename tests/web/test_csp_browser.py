@@ -1,6 +1,6 @@
 """The Content-Security-Policy, in a real browser: every main page and the API docs run under it.
 
-The policy (settings.SPEED_CONTENT_SECURITY_POLICY) allows scripts only from our own
+The policy (settings.CONTENT_SECURITY_POLICY, sent by django-csp) allows scripts only from our own
 static files. A header test cannot tell whether a page still works under it, nor
 whether a page reaches for another host (a CDN, Swagger's validator badge): Chromium
 enforces the policy, reports each violation as a `securitypolicyviolation` event

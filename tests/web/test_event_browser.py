@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from matches.models import Match
 from tests.factories import make_user, won_log
 from tournaments.models import Entrant, Tournament, TournamentMatch
-from web.names import pairing_names
+from web.presenters.names import pairing_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

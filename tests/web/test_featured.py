@@ -4,7 +4,7 @@ import pytest
 
 from tests.factories import make_players, make_tournament
 from tournaments.formats import FORMATS
-from web import selectors
+from web.selectors import tournaments as selectors
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from matches.models import Game, Match, Player
 from matches.services import game_report_result, match_create
 from speedrules import PRESETS
 from tests.factories import make_player
-from web.mine import games_waiting_for_confirmation, my_page, waiting_count
+from web.selectors.mine import games_waiting_for_confirmation, my_page, waiting_count
 
 pytestmark = pytest.mark.django_db
 

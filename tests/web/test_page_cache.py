@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_player, make_players, make_tournament, play, ready
 from tournaments.models import TournamentMatch
-from web.tournament_page import PageLoader, bracket_index
+from web.selectors.tournament_page import PageLoader, bracket_index
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

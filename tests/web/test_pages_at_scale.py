@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.factories import make_tournament, play, player
 from tournaments.generators import Section, double_elimination, single_elimination
 from tournaments.models import TournamentMatch
-from web.bracket import WHOLE, bracket_sections
+from web.drawing.bracket import WHOLE, bracket_sections
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,7 +122,7 @@ def test_standings_paginate_and_sort(client: Client, organiser: Any) -> None:
     swiss = make_tournament(organiser, field, format="swiss", name="Big Swiss")
     first = client.get(f"/tournaments/{swiss.pk}/")
     assert len(first.context["standings"].rows) == 50
-    assert first.context["standings_pager"].pages == 2
+    assert first.context["standings_pager"].paginator.num_pages == 2
     second = client.get(f"/tournaments/{swiss.pk}/?page=2")
     assert len(second.context["standings"].rows) == 10
     by_name = client.get(f"/tournaments/{swiss.pk}/?sort=name")
@@ -150,12 +150,19 @@ def test_the_standings_api_paginates(client: Client, organiser: Any) -> None:
 def test_the_player_list_paginates_and_sorts(client: Client) -> None:
     made = players(60, "m")
     first = client.get("/players/")
-    assert len(first.context["players"]) == 50 and first.context["pager"].total == 60
+    assert len(first.context["players"]) == 50 and first.context["pager"].paginator.count == 60
     second = client.get("/players/?page=2")
     assert [p.handle for p in second.context["players"]] == [p.handle for p in made[50:]]
     newest = client.get("/players/?sort=newest")
     assert newest.context["players"][0].handle == "m060"
     assert client.get("/players/?sort=rating").status_code == 200
+    # The pager's and the sorts' links keep the other parameters and change their own.
+    body = client.get("/players/?q=m&sort=newest").content.decode()
+    assert 'rel="next" href="?q=m&amp;sort=newest&amp;page=2"' in body
+    assert "1\u201350 of 60 · page 1 of 2" in body and 'rel="prev"' not in body
+    assert 'href="?q=m&amp;sort=rating&amp;page=1"' in body
+    last = client.get("/players/?q=m&sort=newest&page=9").content.decode()  # past the end: the last page
+    assert 'rel="prev" href="?q=m&amp;sort=newest&amp;page=1"' in last and "51\u201360 of 60" in last
 
 
 # --- The cache and a result landing -------------------------------------------------------

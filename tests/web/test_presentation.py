@@ -7,8 +7,8 @@ import pytest
 from django.template import Context, Template
 
 from tests.factories import engine_steps, load
-from web.charts import line_chart, nice_step
-from web.replay import build_replay
+from web.drawing.charts import line_chart, nice_step
+from web.presenters.replay import build_replay
 from web.templatetags.cards import card_label, card_text
 
 VALID = ["valid-speed-1001.json", "valid-california-1004.json", "valid-jokers-wild-1005.json"]

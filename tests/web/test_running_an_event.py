@@ -28,8 +28,8 @@ from tournaments.services.registration import (
     tournament_start_checked,
 )
 from tournaments.services.running import match_score_enter, pairing_call
-from web.mine import my_page, waiting_count
-from web.names import pairing_names
+from web.presenters.names import pairing_names
+from web.selectors.mine import my_page, waiting_count
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.http import QueryDict
+from django.template.defaulttags import querystring
 
 from matches.selectors import match_score, user_is_organiser, user_player
-from web.seats import clock_limit, names_in_words, ordinal, place_lines
-from web.seats import players_title as players_title_of
+from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
+from web.presenters.seats import players_title as players_title_of
 
 register = template.Library()
 
@@ -125,7 +127,7 @@ def change_lines(state: Any) -> list[tuple[str, str]]:
 @register.simple_tag
 def waiting_count(user: Any) -> int:
     """What waits on the signed-in player (games to log, results to confirm), for the navigation's count."""
-    from web.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
+    from web.selectors.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
 
     return count(user=user)
 
@@ -140,3 +142,11 @@ def may_submit(user: Any) -> bool:
 def dash_until(value: str, played: bool) -> str:
     """A standings cell before any game is decided: an en dash rather than numbers that mean nothing yet."""
     return value if played else "\N{EN DASH}"
+
+
+@register.simple_tag(takes_context=True)
+def page_query(context: Any, name: str, number: int, alone: bool = False) -> str:
+    """`{% querystring %}` for a pager whose parameter is a variable (Django 5.2's tag takes literal names).
+
+    `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
+    return querystring(context, QueryDict() if alone else None, **{name: number})

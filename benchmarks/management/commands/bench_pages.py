@@ -43,7 +43,7 @@ from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.progress import pairings_advance
 from tournaments.services import tournament_create, tournament_start
 from tournaments.services.common import tournament_lock
-from web.tournament_page import PageLoader, bracket_index
+from web.selectors.tournament_page import PageLoader, bracket_index
 
 BUDGET = {1024: (50.0, 250_000), 4096: (150.0, 250_000)}
 #: Issue 13's goal for starting a tournament (with 4,096 entrants; smaller fields are held to it too).

@@ -36,7 +36,7 @@ from matches.models import Player
 from matches.services import match_create, player_create
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
-from web.replay import CHUNK_STEPS
+from web.presenters.replay import CHUNK_STEPS
 
 CHROMIUM = "/usr/bin/chromium"
 PAGE_GOAL = 100_000

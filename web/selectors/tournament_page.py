@@ -1,6 +1,6 @@
 """What a tournament's page shows, a bounded part at a time, whatever the tournament's size.
 
-A big bracket is drawn a section at a time (`web.bracket.bracket_sections`), the
+A big bracket is drawn a section at a time (`web.drawing.bracket.bracket_sections`), the
 standings and the entrants a page at a time, the rounds a page of pairings at a
 time, and the lists of matches underway or up next only their first few. What
 is the same for every visitor (the summary counts, each bracket section's
@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Page
 from django.db.models import Case, Count, F, Min, Q, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.http import QueryDict
@@ -39,8 +40,7 @@ from tournaments.selectors import (
     tournament_standings_slice,
 )
 from tournaments.standings import metric_for
-
-from .bracket import (
+from web.drawing.bracket import (
     WHOLE,
     BracketDrawing,
     BracketSection,
@@ -50,7 +50,8 @@ from .bracket import (
     bracket_sections,
     section_onward,
 )
-from .names import SectionShape, pairing_name, pairing_names
+from web.presenters.names import SectionShape, pairing_name, pairing_names
+from web.presenters.paging import page_number, page_of
 
 #: Standings rows, entrants, and pairings of the rounds shown on one page.
 STANDINGS_PER_PAGE = 50
@@ -60,50 +61,6 @@ PAIRINGS_PER_PAGE = 64
 ROUNDS_WHOLE = 128
 #: Matches listed as underway, and as up next; the page says how many more there are.
 LIST_LIMIT = 12
-
-
-@dataclass(frozen=True)
-class Pager:
-    """Where a page of a long list is, and the addresses of its neighbours (query strings)."""
-
-    number: int
-    pages: int
-    total: int
-    first: int  # 1-based index of the first item shown
-    last: int
-    previous: str | None
-    next: str | None
-
-    @property
-    def paged(self) -> bool:
-        return self.pages > 1
-
-
-def query_with(params: QueryDict, **changes: object) -> str:
-    query = params.copy()
-    for key, value in changes.items():
-        query[key] = str(value)
-    return "?" + query.urlencode()
-
-
-def page_number(params: QueryDict, name: str) -> int:
-    raw = params.get(name, "")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
-
-
-def pager(params: QueryDict, name: str, number: int, per_page: int, total: int) -> Pager:
-    pages = max(1, -(-total // per_page))
-    number = min(max(number, 1), pages)
-    first = (number - 1) * per_page
-    return Pager(
-        number,
-        pages,
-        total,
-        first + 1 if total else 0,
-        min(first + per_page, total),
-        query_with(params, **{name: number - 1}) if number > 1 else None,
-        query_with(params, **{name: number + 1}) if number < pages else None,
-    )
 
 
 # --- What a page loads once ---------------------------------------------------------
@@ -326,12 +283,12 @@ def bracket_section(loader: PageLoader, section_id: str) -> BracketDrawing | Non
 class RoundsPage:
     rounds: list[RoundPairings]
     names: dict[str, str]
-    pager: Pager
-    jumps: list[tuple[int, str]]  # each round and the address of the page it starts on
+    pager: Page[int]
+    jumps: list[tuple[int, int]]  # each round and the page it starts on
     continued: bool  # the page starts inside a round begun on the page before
 
 
-def _rounds_page(loader: PageLoader, number: int | None, params: QueryDict) -> RoundsPage | None:
+def _rounds_page(loader: PageLoader, number: int | None) -> RoundsPage | None:
     tournament = loader.tournament
     fmt = format_for(tournament.format)
     if not fmt.section or not fmt.round_pairings([TournamentMatch(bracket=fmt.section)]):
@@ -350,8 +307,8 @@ def _rounds_page(loader: PageLoader, number: int | None, params: QueryDict) -> R
         seen += size
     if number is None:  # the latest round
         number = starts[-1][1]
-    page = pager(params, "rounds", number, per_page, total)
-    offset = page.first - 1
+    page = page_of(total, per_page, number)
+    offset = page.start_index() - 1
     rows = fmt.round_pairings(
         pairing_list(tournament=tournament, bracket=fmt.section).order_by("round", "position", "id")[
             offset : offset + per_page
@@ -359,7 +316,7 @@ def _rounds_page(loader: PageLoader, number: int | None, params: QueryDict) -> R
     )
     if not rows:
         return None
-    jumps = [(round_number, query_with(params, rounds=start)) for round_number, start in starts]
+    jumps = starts
     before = sum(size for round_number, size in sizes if round_number < rows[0].round)
     return RoundsPage(pairing_rounds(rows), pairing_names(rows), page, jumps, offset > before)
 
@@ -370,9 +327,7 @@ def rounds_page(loader: PageLoader, params: QueryDict, *, pairings: int) -> Roun
     `pairings` (the tournament's count) bounds the page number, and so what a visitor can make the cache hold.
     """
     number = _rounds_number(params, pairings)
-    return loader.cache.get(
-        f"rounds:{number or 'latest'}", lambda: _rounds_page(loader, number, QueryDict(mutable=True))
-    )
+    return loader.cache.get(f"rounds:{number or 'latest'}", lambda: _rounds_page(loader, number))
 
 
 def _rounds_number(params: QueryDict, pairings: int | None) -> int | None:
@@ -463,8 +418,8 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
             page_cache=reader,
         )
     entrant_count = sliced.total
-    standings_pager = pager(params, "page", page_number(params, "page"), STANDINGS_PER_PAGE, entrant_count)
-    entrants_pager = pager(params, "entrants", page_number(params, "entrants"), ENTRANTS_PER_PAGE, entrant_count)
+    standings_pager = page_of(entrant_count, STANDINGS_PER_PAGE, page_number(params, "page"))
+    entrants_pager = page_of(entrant_count, ENTRANTS_PER_PAGE, page_number(params, "entrants"))
     index = bracket_index(loader)
     section_id = ""
     if index is not None:
@@ -500,7 +455,7 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "tables": bool(fmt.table_sizes(tournament)),
         "timed": tournament.time_limit_ms is not None,
         "table_rulesets": table_rulesets(tournament, fmt.table_sizes(tournament)),
-        "sorts": [(key, query_with(params, sort=key, page=1)) for key in STANDINGS_SORTS],
+        "sorts": list(STANDINGS_SORTS),
         "standings": sliced.standings,
         "standings_pager": standings_pager,
         "sort": sliced.sort,
@@ -514,13 +469,8 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "bracket_index": index,
         "section": section_id,
         "section_title": next((link.title for link in index.sections if link.id == section_id), "") if index else "",
-        "section_onward": query_with(params, section=index.onward[section_id])
-        if index and section_id in index.onward
-        else None,
-        # Hundreds of links in a big bracket: made only when the navigation's HTML is not cached.
-        "section_links": SimpleLazyObject(
-            lambda: {link.id: query_with(params, section=link.id) for link in index.sections} if index else {}
-        ),
+        # Where the section's winner plays on (the template links it, and each section, with `{% querystring %}`).
+        "section_onward": index.onward.get(section_id) if index else None,
     }
     if not with_lists:
         return context
@@ -530,7 +480,7 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
     # ({% cached_part %}): loaded (and unpickled: model instances) only when their part is not.
     rounds: Any = SimpleLazyObject(lambda: rounds_page(loader, params, pairings=summary.total))
     lists: Any = SimpleLazyObject(lambda: tournament_lists(loader))
-    start = entrants_pager.first - 1 if entrants_pager.total else 0
+    start = max(entrants_pager.start_index() - 1, 0)
     context |= {
         "final_table": final_table(loader) if fmt.final_key else None,
         "rounds": SimpleLazyObject(lambda: rounds.rounds if rounds else []),

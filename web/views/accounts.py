@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.tokens import default_token_generator
@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods
 
 from matches.services import player_create
 from speedsite.errors import ApplicationError
-
-from .forms import SignupForm
+from web.forms.site import SignupForm
+from web.selectors.players import user_get
 
 #: The backend a new or claimed account is logged in with (the project uses Django's model backend).
 _BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -52,7 +52,7 @@ def claim_url(user: AbstractBaseUser) -> str:
 def claim(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """A player an organiser created chooses a password, and can log in from then on."""
     try:
-        user = get_user_model().objects.filter(pk=int(urlsafe_base64_decode(uidb64).decode())).first()
+        user = user_get(user_id=int(urlsafe_base64_decode(uidb64).decode()))
     except (ValueError, UnicodeDecodeError):
         user = None
     if user is None or user.has_usable_password() or not default_token_generator.check_token(user, token):

@@ -11,10 +11,9 @@ from django.db.models import QuerySet
 
 from matches.models import Game
 from tournaments.formats import FORMATS, format_choices
-
-from .points import points_input, time_limit_input
-from .seats import players_title
-from .site_selectors import games_grouped
+from web.forms.points import points_input, time_limit_input
+from web.presenters.seats import players_title
+from web.selectors.logs import games_grouped
 
 
 class ServiceErrors(forms.Form):

@@ -12,8 +12,7 @@ from replays import selectors
 from replays.services import document_compact_steps
 from speedrules import PRESETS
 from speedsite.errors import ApplicationError
-
-from .replay import build_replay
+from web.presenters.replay import build_replay
 
 #: Rows of the leaderboard and of a player's runs per page.
 PER_PAGE = 50

@@ -14,8 +14,7 @@ from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, AnyUser, user_player
 from replays.models import MatchLog
 from tournaments.models import Entrant, PlayerRating, Tournament, TournamentMatch
-
-from .selectors import in_any_seat
+from web.selectors.matches import in_any_seat
 
 #: Rows each list of the page shows at most (the player's page lists every match).
 LIST_LIMIT = 20

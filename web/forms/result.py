@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 
-from .seats import names_in_words, ordinal
+from web.presenters.seats import names_in_words, ordinal
 
 
 class GameResultForm(forms.Form):

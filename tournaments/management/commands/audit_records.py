@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from web.audit import audit_records
+from tournaments.audit import audit_records
 
 
 class Command(BaseCommand):

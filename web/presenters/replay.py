@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode, step_times
-
-from .charts import Chart, line_chart
+from web.drawing.charts import Chart, line_chart
 
 #: Steps in the page and in each chunk the script fetches: a long game's whole replay (~50
 #: events) is in the page; a 5,000-event log comes in 25 chunks of a few KB each.

@@ -12,10 +12,9 @@ from typing import Any, ClassVar
 from django import forms
 
 from speedrules import PRESETS, Ruleset
-
-from .forms import ServiceErrors
-from .points import points_input, time_limit_input
-from .seats import ordinal
+from web.forms.points import points_input, time_limit_input
+from web.forms.site import ServiceErrors
+from web.presenters.seats import ordinal
 
 SEATS = 4
 

@@ -15,10 +15,9 @@ from django.views.decorators.http import require_http_methods
 from matches.selectors import user_is_organiser, user_player
 from matches.services import match_create
 from speedsite.errors import ApplicationError
-
-from .match_form import MatchForm
-from .seats import players_title
-from .site_selectors import player_handles
+from web.forms.match import MatchForm
+from web.presenters.seats import players_title
+from web.selectors.players import player_handles
 
 
 @login_required

@@ -39,10 +39,8 @@ from tournaments.services.registration import (
     tournament_start_checked,
 )
 from tournaments.services.running import match_score_enter, pairing_call
-
-from . import selectors
-from .accounts import claim_url
-from .forms import (
+from web.forms.result import GameResultForm
+from web.forms.site import (
     BulkEntrantsForm,
     CallForm,
     CorrectionForm,
@@ -52,9 +50,11 @@ from .forms import (
     TableCorrectionForm,
     TournamentForm,
 )
-from .names import pairing_names
-from .result_forms import GameResultForm
-from .site_selectors import players_without_login, registrations_pending
+from web.presenters.names import pairing_names
+from web.selectors import tournaments as selectors
+from web.selectors.players import players_without_login
+from web.selectors.tournaments import registrations_pending
+from web.views.accounts import claim_url
 
 View = Callable[..., HttpResponse]
 

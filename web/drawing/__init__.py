@@ -1,0 +1,1 @@
+"""SVG drawing, pure: a bracket's boxes and links (`bracket`), a line chart (`charts`)."""

@@ -1,0 +1,16 @@
+"""Every read a page makes, one module per area of pages.
+
+The rule: every query a page makes is built here, on the apps' selectors (or their models where the
+apps offer no read yet), each function a fixed number of queries. Views, forms, presenters and
+drawing never touch the ORM (no `.objects`, no filters of their own): they evaluate, count or
+slice what a selector hands them. A selector may shape what it returns with the pure presenters
+and drawing (names in words, a bracket's layout, both cached), never the other way round;
+`tests/web/test_layout.py` and the import-linter contract on `web` hold that.
+
+- `home`: the home page's lists; `tournaments`: the tournament lists, pairing names, registrations;
+  `tournament_page`: a tournament's page, a bounded part at a time, through its cache;
+- `matches`: seats and the pairing a match is played for; `viewer`: what the viewer may do at a match;
+- `logs`: logs for their pages and replays, what a user may submit for;
+- `players`: the players' pages; `mine`: a signed-in player's own page and what waits on them;
+- `live`: the versions live pages poll.
+"""

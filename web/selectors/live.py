@@ -1,0 +1,78 @@
+"""Live versions: a page polls one; when it changes, the page fetches itself and swaps its live regions."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db.models import F, Func, Max, QuerySet, Subquery, TextField, Value
+from django.db.models.functions import Cast
+
+from matches.models import Match, ResultChange
+from replays.models import MatchLog
+from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _aggregates(queryset: QuerySet[Any], *parts: tuple[str, str]) -> Subquery:
+    """Aggregates (function, column) of `queryset` as one text, a scalar subquery for the caller's statement.
+
+    `Func`, not Django's aggregates, so that no GROUP BY is added: the subquery
+    reads its rows once and answers one value, whatever the number of parts.
+    """
+    values = [Cast(Func(F(column), function=function), output_field=TextField()) for function, column in parts]
+    text = Func(Value(":"), *values, function="CONCAT_WS", output_field=TextField())
+    return Subquery(queryset.order_by().values(v=text))
+
+
+def live_version_tournament(*, tournament_id: int) -> str:
+    """Changes when anything the tournament's page shows changes (one statement: a subquery per table).
+
+    One statement rather than five: a poller asks every few seconds, and each
+    round trip to PostgreSQL costs a busy server more than the small scans do.
+    """
+    pairings = TournamentMatch.objects.filter(tournament_id=tournament_id)
+    row = (
+        Tournament.objects.filter(pk=tournament_id)
+        .order_by()
+        .values_list(
+            "status",
+            "registration_open",
+            "checkin_open",
+            _aggregates(pairings, ("COUNT", "id"), ("MAX", "decided_at"), ("MAX", "underway_at")),
+            _aggregates(
+                ResultChange.objects.filter(match__tournament_match__tournament_id=tournament_id), ("MAX", "id")
+            ),
+            _aggregates(
+                MatchLog.objects.filter(game__match__tournament_match__tournament_id=tournament_id),
+                ("MAX", "id"),
+                ("MAX", "verified_at"),
+            ),
+            _aggregates(
+                Entrant.objects.filter(tournament_id=tournament_id), ("COUNT", "id"), ("COUNT", "checked_in_at")
+            ),
+            _aggregates(CorrectionRecord.objects.filter(tournament_id=tournament_id), ("MAX", "id")),
+        )
+        .first()
+    )
+    return _digest(row)
+
+
+def live_version_match(*, match_id: int) -> str:
+    """Changes with the match's results, its logs' verdicts, and its call to a station (three queries)."""
+    row = Match.objects.filter(pk=match_id).values_list("status", "tournament_match__underway_at").first()
+    changes = ResultChange.objects.filter(match_id=match_id).aggregate(last=Max("id"))
+    logs = MatchLog.objects.filter(game__match_id=match_id).aggregate(last=Max("id"), judged=Max("verified_at"))
+    return _digest(row, changes, logs)
+
+
+def live_version_site() -> str:
+    """Changes with any result, log verdict, call or tournament anywhere (for the home page and "My matches")."""
+    changes = ResultChange.objects.aggregate(last=Max("id"))
+    logs = MatchLog.objects.aggregate(last=Max("id"), judged=Max("verified_at"))
+    tournaments = Tournament.objects.aggregate(last=Max("id"), started=Max("started_at"), finished=Max("finished_at"))
+    called = TournamentMatch.objects.aggregate(last=Max("underway_at"))
+    return _digest(changes, logs, tournaments, called)

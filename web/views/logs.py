@@ -1,0 +1,77 @@
+"""A game's logs: submitting one, its verdict, and its replay."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from replays.compact import CompactSteps
+from replays.services import log_steps_build, log_submit, replay_compact
+from speedsite.errors import ApplicationError
+from web.forms.site import LogSubmitForm
+from web.presenters.replay import build_replay, timed_by_log_seat
+from web.selectors import logs as log_reads
+
+
+def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
+    log = log_reads.log_get_for_page(log_id=log_id, with_data=True)
+    if log is None:
+        raise Http404("No such log")
+    error = ""
+    steps: CompactSteps | list[dict[str, object]] = []
+    try:
+        steps = replay_compact(log_steps_build(log=log))
+    except ApplicationError as exc:
+        error = exc.message
+    match = log.game.match
+    names = log_reads.log_seat_names(log=log)
+    replay = build_replay(
+        steps=steps,
+        players=names,
+        pack=log_reads.ruleset_pack_size(ruleset=match.ruleset),
+        status=log.status,
+        code=log.code,
+        event=log.event,
+        message=log.message,
+        winner_seat=log.winner_seat,
+        time_limit_ms=match.time_limit_ms,
+        timed_played=timed_by_log_seat(names, [player.handle for player in match.players], log.timed_scores),
+    )
+    context = {
+        "log": log,
+        "game": log.game,
+        "match": match,
+        "replay": replay,
+        "error": error,
+    }
+    return render(request, "web/replay.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def log_submit_view(request: HttpRequest) -> HttpResponse:
+    games = log_reads.games_open_for_submission(user=request.user)
+    initial = {"game": request.GET.get("game")} if request.GET.get("game", "").isdigit() else {}
+    form = LogSubmitForm(request.POST or None, request.FILES or None, games=games, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            log, created = log_submit(
+                game_id=form.cleaned_data["game"].pk, data=form.cleaned_data["data"], user=request.user
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if not created:
+                messages.info(request, "This exact log was already submitted for that game; here is its verdict.")
+            return redirect("web:log_status", log_id=log.pk)
+    return render(request, "web/log_submit.html", {"form": form, "has_games": games.exists()})
+
+
+def log_status(request: HttpRequest, log_id: int) -> HttpResponse:
+    log = log_reads.log_get_for_page(log_id=log_id)
+    if log is None:
+        raise Http404("No such log")
+    return render(request, "web/log_status.html", {"log": log, "game": log.game, "match": log.game.match})

@@ -1,0 +1,176 @@
+"""A match's page and what its players do there: report, confirm and dispute a game's result."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from matches.models import Game, Match, ResultChange
+from matches.selectors import (
+    game_get,
+    match_get,
+    match_history,
+    match_score,
+    match_table,
+    match_timed_totals,
+)
+from matches.services import game_confirm, game_dispute_claim, game_report_result
+from speedsite.errors import ApplicationError, Invalid
+from tournaments.models import TournamentMatch
+from web.forms.result import GameResultForm
+from web.forms.site import MatchScoreForm
+from web.presenters.match_page import GameRow, match_series, match_sides, team_handles
+from web.selectors import logs as log_reads
+from web.selectors import tournaments as tournament_reads
+from web.selectors.viewer import match_viewer
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = match_get(match_id=match_id)
+    if match is None:
+        raise Http404("No such match")
+    games = list(match.games.all())
+    logs = log_reads.logs_by_game(games=games)
+    viewer = match_viewer(user=request.user, match=match)
+    history = list(match_history(match=match)[:HISTORY_ON_PAGE])
+    pairing = tournament_reads.tournament_of_match(match=match)
+    unsettled = [g for g in games if g.status in (*_TAKES_EVIDENCE,)]
+    handles = tuple(player.handle for player in match.players)
+    live = match.status == Match.Status.IN_PROGRESS
+    totals = match_timed_totals(match=match)
+    score = match_score(match=match)
+
+    def report_form(game: Game) -> GameResultForm | None:
+        if not (live and viewer.may_report(game)):
+            return None
+        return GameResultForm(
+            players=list(handles),
+            table=match.is_table,
+            teams=team_handles(match),
+            organiser=False,
+            auto_id=f"id_r{game.pk}_%s",
+        )
+
+    context = {
+        "match": match,
+        "tournament_match": pairing,
+        "pairing_name": tournament_reads.name_of(pairing),
+        "may_call": viewer.organiser and pairing is not None and pairing.status == TournamentMatch.Status.READY,
+        "result_forms": (
+            [
+                (
+                    g,
+                    GameResultForm(
+                        players=list(handles),
+                        table=match.is_table,
+                        teams=team_handles(match),
+                        auto_id=f"id_g{g.pk}_%s",
+                    ),
+                )
+                for g in unsettled
+            ]
+            if viewer.organiser and live
+            else []
+        ),
+        # The whole score at once fits two players' games won; a table's or a team's games are set one by one.
+        "score_form": MatchScoreForm() if viewer.organiser and live and len(match.player_ids) == 2 else None,
+        "organiser_panel": viewer.organiser and live,
+        "score": match_series(match, score),
+        "table": match_table(match=match) if match.is_table else None,
+        "sides": None if match.is_table else match_sides(match, score),
+        "timed_totals": None if totals is None else [(handle, totals[handle]) for handle in handles],
+        "rows": [
+            GameRow(
+                game,
+                logs.get(game.pk, []),
+                viewer.may_confirm(game),
+                viewer.may_dispute(game),
+                handles,
+                match.player_ids,
+                report_form(game),
+                tuple(team_handles(match) or ()),
+            )
+            for game in games
+        ],
+        "open_game": next((g for g in games if g.status in _TAKES_EVIDENCE), None) if viewer.may_submit else None,
+        "viewer": viewer,
+        "history": history,
+        # An annulled match keeps its games but crowns nobody; the annulment says why.
+        "counts": match.status != Match.Status.ANNULLED,
+        "annulment": next((change for change in history if change.kind == ResultChange.Kind.ANNULMENT), None),
+    }
+    return render(request, "web/match_detail.html", context)
+
+
+_TAKES_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
+
+
+#: The newest changes shown on the match page; the API pages through all of them.
+HISTORY_ON_PAGE = 50
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A player reports a game's result: the winner of two, every player's place at a table."""
+    game = _game_or_404(game_id)
+    match = game.match
+    form = GameResultForm(
+        request.POST,
+        players=[player.handle for player in match.players],
+        table=match.is_table,
+        teams=team_handles(match),
+        organiser=False,
+    )
+    if not form.is_valid():
+        errors = form.non_field_errors()
+        messages.error(request, errors[0] if errors else "Choose who won.")
+        return _back(request, game)
+    try:
+        game_report_result(game=game, user=request.user, **form.result())
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        others = "every other player confirms it" if match.is_table else "your opponent confirms it"
+        messages.success(request, f"Game {game.number} reported ({form.describe()}); it counts once {others}.")
+    return _back(request, game)
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    game_confirm(game=game, user=request.user)
+    messages.success(request, f"Game {game.number} confirmed.")
+    return _back(request, game)
+
+
+@login_required
+@require_http_methods(["POST"])
+def game_dispute_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game_or_404(game_id)
+    try:
+        game_dispute_claim(game=game, user=request.user, reason=request.POST.get("reason", ""))
+    except Invalid as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.info(request, f"Game {game.number} disputed: an organiser will settle it.")
+    return _back(request, game)
+
+
+def _back(request: HttpRequest, game: Game) -> HttpResponse:
+    """Back to "My matches" when the button was there, else to the match."""
+    if request.POST.get("next") == reverse("web:my_matches"):
+        return redirect("web:my_matches")
+    return redirect("web:match_detail", match_id=game.match_id)
+
+
+def _game_or_404(game_id: int) -> Game:
+    game = game_get(game_id=game_id)
+    if game is None:
+        raise Http404("No such game")
+    return game

@@ -1,0 +1,93 @@
+"""The players' pages: the list, a player's page, and a signed-in player's own ("My matches")."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from matches.selectors import (
+    player_get,
+    user_player,
+)
+from speedsite.site_cache import SiteCache
+from tournaments.selectors import rating_get
+from web.drawing.charts import line_chart
+from web.presenters.paging import page_number, page_of
+from web.selectors import players as player_reads
+from web.selectors import tournaments as tournament_reads
+from web.selectors.mine import my_page
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """A player's own page: what waits on them, their next tournament match, recent results, rating."""
+    me = user_player(user=request.user)
+    if me is None:
+        return render(request, "web/my_matches.html", {"page": None})
+    page = my_page(player=me)
+    next_names = tournament_reads.names_of(page.next_matches)
+    context = {
+        "page": page,
+        "next_matches": [(pairing, next_names[pairing.pk]) for pairing in page.next_matches],
+    }
+    return render(request, "web/my_matches.html", context)
+
+
+#: Players listed on one page of /players/.
+PLAYERS_PER_PAGE = 50
+
+
+def player_list_view(request: HttpRequest) -> HttpResponse:
+    """Players a page at a time, sorted by handle, rating or newest; two queries whatever their number.
+
+    Without a search, the count and each page's rows (their HTML) come from the site lists' cache: no query.
+    """
+    search = request.GET.get("q", "").strip()
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort in player_reads.PLAYER_SORTS else "name"
+    players = player_reads.players_sorted(search=search or None, sort=sort)
+    site = SiteCache()
+    asked = page_number(request.GET, "page")
+    if not search:
+        site.prefetch([player_reads.PLAYER_COUNT, _players_part(sort, asked)])
+    total = players.count() if search else player_reads.player_count_cached(reader=site)
+    page = page_of(total, PLAYERS_PER_PAGE, asked)
+    context = {
+        # Not read here: the template reads the page only when its rows' HTML is not cached.
+        "players": players[max(page.start_index() - 1, 0) : page.end_index()],
+        "pager": page,
+        "search": search,
+        "sort": sort,
+        "sorts": player_reads.PLAYER_SORTS.items(),
+        "show_ratings": True,
+        "site_cache": site,
+        "rows_part": "" if search else _players_part(sort, page.number),
+    }
+    return render(request, "web/player_list.html", context)
+
+
+def _players_part(sort: str, number: int) -> str:
+    """The cache name of a page of /players/' rows (a search's are not cached: visitors choose them)."""
+    return f"html:players:{sort}:{number}"
+
+
+def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
+    player = player_get(handle=handle)
+    if player is None:
+        raise Http404("No such player")
+    matches = list(player_reads.player_matches(player=player))
+    history = player_reads.player_rating_history(player=player)
+    chart = None
+    if history:
+        values = [history[0].rating_before, *(change.rating_after for change in history)]
+        chart = line_chart([(player.handle, values)], width=640, height=200, area=True)
+    context = {
+        "player": player,
+        "matches": matches,
+        "record": player_reads.player_record(player=player, matches=matches),
+        "rating": rating_get(player=player),
+        "rating_chart": chart,
+        "entries": player_reads.player_entries(player=player),
+    }
+    return render(request, "web/player_detail.html", context)
