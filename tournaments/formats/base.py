@@ -21,7 +21,7 @@ from ..models import Entrant, Tournament, TournamentMatch
 from ..pairings import Run, tournament_finish
 
 if TYPE_CHECKING:
-    from ..corrections import CorrectionContext, PlannedChange
+    from ..correction_plans import CorrectionContext, PlannedChange
 
 
 #: The standings metric a timed tournament ranks by first.

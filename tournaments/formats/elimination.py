@@ -15,7 +15,7 @@ from tournaments.generators import (
     single_elimination,
 )
 
-from ..corrections import CorrectionContext, PlannedChange, bracket_plan
+from ..correction_plans import CorrectionContext, PlannedChange, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
 from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, tournament_finish
 from .base import TournamentFormat

@@ -32,7 +32,7 @@ from tournaments.generators import (
 )
 from tournaments.standings import StandingsRow
 
-from ..corrections import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
+from ..correction_plans import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
 from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, pairings_create, tournament_finish
 from .base import GroupTable, TournamentFormat

@@ -39,7 +39,7 @@ from matches.models import Match
 from tournaments.generators import GeneratorUserError, Table, first_round, standing_round, table_sizes
 from tournaments.standings import StandingsRow, compute_standings
 
-from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
+from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Tournament, TournamentMatch
 from ..pairings import Run, table_points, table_row
 from .base import PairingResult, TournamentFormat

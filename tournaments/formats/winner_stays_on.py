@@ -22,7 +22,7 @@ from tournaments.generators import (
     winner_stays_on_table,
 )
 
-from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
+from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Entrant, Tournament, TournamentMatch
 from ..pairings import Run, pairing_row, pairings_create, table_points, table_row
 from .base import TournamentFormat

@@ -3,7 +3,7 @@
 - `lifecycle`: `tournament_create`, `tournament_start`
 - `entrants`: `entrant_add`, `entrant_remove`
 - `advancement`: `tournament_match_decided` (a decided match advances its tournament)
-- `corrections`: `pairing_correct`
+- `pairing_corrections`: `pairing_correct`
 - `ratings`: `ratings_record_match`, `ratings_recompute` (ratings replayed from the ordered results)
 
 Each service that touches a running tournament locks its row first
@@ -13,9 +13,9 @@ generator (`GeneratorUserError`) becomes `Invalid` in one place
 """
 
 from .advancement import tournament_match_decided
-from .corrections import pairing_correct
 from .entrants import MAX_ENTRANTS, entrant_add, entrant_remove
 from .lifecycle import tournament_create, tournament_start
+from .pairing_corrections import pairing_correct
 from .ratings import ratings_recompute, ratings_record_match
 
 __all__ = [

@@ -13,7 +13,7 @@ turned round); a table's by the corrected places of some of its games (the
 series is run again). Either way the planning sees the corrected pairing as
 it will be (`CorrectionContext.corrected`: winner, places and points).
 
-Called by `tournaments.services.corrections.pairing_correct` with the tournament locked.
+Called by `tournaments.services.pairing_corrections.pairing_correct` with the tournament locked.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from matches.services import AnyUser, TableCorrection, table_correction_plan
 from speedsite.errors import Conflict, Invalid, NotFound
 from tournaments.formats import format_for
 
-from ..corrections import (
+from ..correction_plans import (
     CorrectedResult,
     CorrectionContext,
     CorrectionMade,
