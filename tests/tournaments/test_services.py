@@ -226,7 +226,7 @@ class TestRatings:
         assert alice_rating.deviation < 350 and alice_rating.games == 2
         change = RatingChange.objects.get(player=alice)
         assert (change.rating_before, change.rating_after, change.games) == (1500, alice_rating.rating, 2)
-        services.ratings_record_match(match=Match.objects.get(pk=final.match_id))
+        services.ratings_record_match(match_id=final.match_id)
         assert RatingChange.objects.count() == 2, "recording a match again changes nothing"
 
 
