@@ -18,7 +18,7 @@ from tournaments.generators import Bracket, Placing
 from tournaments.standings import MatchRecord, StandingsRow, TableRecord, compute_standings
 
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, tournament_finish
+from ..plans import PairingPlan, Run
 
 if TYPE_CHECKING:
     from ..correction_plans import CorrectionContext, PlannedChange
@@ -93,16 +93,17 @@ class TournamentFormat(ABC):
         """Refuse a start that cannot work (`GeneratorUserError`); fill defaulted options on the (unsaved) row."""
 
     @abstractmethod
-    def open(self, run: Run) -> list[TournamentMatch]:
-        """Create the first pairings of a tournament that has just started (`run.pairings` is empty); return them.
+    def open(self, run: Run) -> PairingPlan:
+        """The first pairings of a tournament that has just started (`run.pairings` is empty), to create.
 
-        Returned (saved, in creation order) so that the `advance` that follows
-        need not read back thousands of rows it was just handed.
+        The pairing manager (`tournaments.services.pairings`) saves them and
+        hands them to the `advance` that follows, which need not read back
+        thousands of rows it was just given.
         """
 
     @abstractmethod
-    def advance(self, run: Run) -> None:
-        """After a result or a correction: pair what is now ready, or finish the tournament."""
+    def advance(self, run: Run) -> PairingPlan:
+        """After a result or a correction: what is now ready to pair, or the final places (nothing saved)."""
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
@@ -183,12 +184,12 @@ class TournamentFormat(ABC):
         """`players` ranked by the tournament's tie-breaks over `pairings`."""
         return compute_standings(self.match_records(pairings), self.tie_breaks(tournament), players=players)
 
-    def finish_by_standings(self, run: Run) -> None:
+    def finish_by_standings(self, run: Run) -> PairingPlan:
         """Finish with places from the table; players level on every tie-break share a place."""
         table = self.table(run.tournament, run.pairings, run.seeded)
         shared = Counter(row.rank for row in table)
         placings = {row.player: Placing(row.player, row.rank, row.rank + shared[row.rank] - 1) for row in table}
-        tournament_finish(run.tournament, run.entrants, placings)
+        return PairingPlan(finish=placings)
 
     # --- Pages ----------------------------------------------------------------------
 

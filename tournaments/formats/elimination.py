@@ -17,7 +17,7 @@ from tournaments.generators import (
 
 from ..correction_plans import CorrectionContext, PlannedChange, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, tournament_finish
+from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import TournamentFormat
 from .registry import register
 
@@ -32,16 +32,15 @@ class BracketFormat(TournamentFormat):
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
         """The tournament's bracket from its options and seeded entrants (pure and cached)."""
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         bracket = self.bracket(run.tournament, run.seeded)
         # Filled and with their matches at once; the `advance` that follows then changes nothing.
-        return bracket_rows_create(run.tournament, bracket, advance(bracket, {}), run.players)
+        return PairingPlan(create=bracket_rows(run.tournament, bracket, advance(bracket, {})))
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         state = advance(self.bracket(run.tournament, run.seeded), bracket_results(run.pairings))
-        bracket_sync(run.tournament, state, run.pairings, run.players)
-        if state.finished:
-            tournament_finish(run.tournament, run.entrants, {placing.entrant: placing for placing in state.placings})
+        finish = {placing.entrant: placing for placing in state.placings} if state.finished else None
+        return PairingPlan(update=bracket_fill(state, run.pairings), finish=finish)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int

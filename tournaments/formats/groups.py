@@ -34,7 +34,7 @@ from tournaments.standings import StandingsRow
 
 from ..correction_plans import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, pairings_create, tournament_finish
+from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import GroupTable, TournamentFormat
 from .registry import register
 from .round_robin import schedule_rows
@@ -90,27 +90,27 @@ class GroupsThenPlayoffs(TournamentFormat):
 
     # --- Pairing and advancing ------------------------------------------------------
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         tournament, players = run.tournament, run.players
         rows: list[TournamentMatch] = []
         for number, schedule in enumerate(self._groups(tournament, run.seeded).schedules, start=1):
             rows += schedule_rows(
                 tournament, schedule, players, section=self.section, key=lambda tail, n=number: f"G{n}-{tail}"
             )
-        return pairings_create(tournament, rows, players)
+        return PairingPlan(create=rows)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         stage = self._stage(run.tournament, run.seeded, run.pairings)
         if not stage.complete:
-            return
+            return PairingPlan()
         bracket = self._playoff(run.tournament, stage)
-        playoff = self._playoff_pairings(run.pairings) or bracket_rows_create(
-            run.tournament, bracket, advance(bracket, {}), run.players
-        )
+        playoff = self._playoff_pairings(run.pairings)
+        if not playoff:
+            # The groups are over: the playoff is drawn, filled from its empty results (no one has played it).
+            return PairingPlan(create=bracket_rows(run.tournament, bracket, advance(bracket, {})))
         state = advance(bracket, bracket_results(playoff))
-        bracket_sync(run.tournament, state, playoff, run.players)
-        if state.finished:
-            tournament_finish(run.tournament, run.entrants, self._placings(state, stage))
+        finish = self._placings(state, stage) if state.finished else None
+        return PairingPlan(update=bracket_fill(state, playoff), finish=finish)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int

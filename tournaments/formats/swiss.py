@@ -7,7 +7,7 @@ import math
 from tournaments.generators import GeneratorUserError, SwissPlayer, swiss_round
 
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, bye_row, pairing_row, pairings_create
+from ..plans import PairingPlan, Run, bye_row, pairing_row
 from .base import TournamentFormat
 from .registry import register
 
@@ -36,20 +36,19 @@ class Swiss(TournamentFormat):
                 f"{tournament.swiss_rounds} were asked for."
             )
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._pair_round(run, round_number=1)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         current = max(pairing.round for pairing in run.pairings)
         if not run.all_settled(pairing for pairing in run.pairings if pairing.round == current):
-            return
+            return PairingPlan()
         rounds = run.tournament.swiss_rounds or default_swiss_rounds(len(run.entrants))
         if current >= rounds:
-            self.finish_by_standings(run)
-        else:
-            self._pair_round(run, round_number=current + 1)
+            return self.finish_by_standings(run)
+        return self._pair_round(run, round_number=current + 1)
 
-    def _pair_round(self, run: Run, *, round_number: int) -> list[TournamentMatch]:
+    def _pair_round(self, run: Run, *, round_number: int) -> PairingPlan:
         # Rank order for pairing: the standings so far, then seed.
         standings = self.table(run.tournament, run.pairings, run.seeded)
         wins = dict.fromkeys(run.seeded, 0)
@@ -93,4 +92,4 @@ class Swiss(TournamentFormat):
                     player_id=int(paired.bye),
                 )
             )
-        return pairings_create(run.tournament, rows, by_id)
+        return PairingPlan(create=rows)

@@ -41,7 +41,7 @@ from tournaments.standings import StandingsRow, compute_standings
 
 from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, table_points, table_row
+from ..plans import PairingPlan, Run, table_points, table_row
 from .base import PairingResult, TournamentFormat
 from .registry import register
 
@@ -77,18 +77,16 @@ class Tables(TournamentFormat):
 
     # --- Pairing -----------------------------------------------------------------
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._seat(run, 1, first_round(run.seeded))
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         final = next((pairing for pairing in run.pairings if pairing.key == FINAL), None)
         if final is not None:
-            if run.all_settled([final]):
-                self.finish_by_standings(run)
-            return
+            return self.finish_by_standings(run) if run.all_settled([final]) else PairingPlan()
         current = max(pairing.round for pairing in run.pairings)
         if not run.all_settled(pairing for pairing in run.pairings if pairing.round == current):
-            return
+            return PairingPlan()
         rounds = run.tournament.table_rounds or DEFAULT_TABLE_ROUNDS
         ranked = [int(row.player) for row in self.table(run.tournament, run.pairings, run.seeded)]
         if current < rounds:
@@ -96,30 +94,32 @@ class Tables(TournamentFormat):
             for pairing in run.pairings:
                 for player in pairing.seat_ids:
                     met[player].update(other for other in pairing.seat_ids if other != player)
-            self._seat(run, current + 1, standing_round(ranked, met))
-            return
+            return self._seat(run, current + 1, standing_round(ranked, met))
         finalists = ranked[: min(run.tournament.final_table_size, len(ranked))]
-        table_row(
+        final = table_row(
             run.tournament,
             FINAL,
             section=TournamentMatch.Bracket.FINAL_TABLE,
             round_number=rounds + 1,
             position=1,
             players=[run.players[player] for player in finalists],
-        ).save()
+        )
+        return PairingPlan(create=[final])
 
-    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> list[TournamentMatch]:
+    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> PairingPlan:
         players = run.players
-        return TournamentMatch.objects.bulk_create(
-            table_row(
-                run.tournament,
-                f"T{round_number}-{number}",
-                section=self.section,
-                round_number=round_number,
-                position=number,
-                players=[players[int(player)] for player in table],
-            )
-            for number, table in enumerate(tables, start=1)
+        return PairingPlan(
+            create=[
+                table_row(
+                    run.tournament,
+                    f"T{round_number}-{number}",
+                    section=self.section,
+                    round_number=round_number,
+                    position=number,
+                    players=[players[int(player)] for player in table],
+                )
+                for number, table in enumerate(tables, start=1)
+            ]
         )
 
     def plan_correction(

@@ -24,7 +24,7 @@ from tournaments.generators import (
 
 from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, pairing_row, pairings_create, table_points, table_row
+from ..plans import PairingPlan, Run, pairing_row, table_points, table_row
 from .base import TournamentFormat
 from .registry import register
 
@@ -107,28 +107,25 @@ class WinnerStaysOn(TournamentFormat):
             return keys
         return super().tie_breaks(tournament)
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._next(run)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         if not run.all_settled():
-            return
+            return PairingPlan()
         if run.tournament.table_size > 2:
             finished = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings)).finished
         else:
             finished = winner_stays_on_replay(run.tournament, run.entrants, run.pairings).finished
-        if finished:
-            self.finish_by_standings(run)
-        else:
-            self._next(run)
+        return self.finish_by_standings(run) if finished else self._next(run)
 
-    def _next(self, run: Run) -> list[TournamentMatch]:
-        """Create the next match at the table, if any; return the rows created."""
+    def _next(self, run: Run) -> PairingPlan:
+        """The next match at the table, if any, to create."""
         players = run.players
         if run.tournament.table_size > 2:
             table = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings))
             if table.next_table is None:
-                return []
+                return PairingPlan()
             number = table.matches_played + 1
             row = table_row(
                 run.tournament,
@@ -138,12 +135,11 @@ class WinnerStaysOn(TournamentFormat):
                 position=1,
                 players=[players[int(player)] for player in table.next_table],
             )
-            row.save()
-            return [row]
+            return PairingPlan(create=[row])
         state = winner_stays_on_replay(run.tournament, run.entrants, run.pairings)
         upcoming = state.next_match
         if upcoming is None:
-            return []
+            return PairingPlan()
         number = state.matches_played + 1
         row = pairing_row(
             run.tournament,
@@ -154,7 +150,7 @@ class WinnerStaysOn(TournamentFormat):
             one=players[int(upcoming.first)],
             two=players[int(upcoming.second)],
         )
-        return pairings_create(run.tournament, [row], players)
+        return PairingPlan(create=[row])
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int

@@ -17,9 +17,9 @@ from matches.models import Match
 from tournaments.formats import format_for
 
 from ..models import TournamentMatch
-from ..pairings import SNAPSHOT_FIELDS, pairing_snapshot
-from ..progress import pairings_advance
+from ..snapshots import SNAPSHOT_FIELDS, pairing_snapshot
 from .common import tournament_lock
+from .pairings import pairings_advance
 from .ratings import ratings_record_locked
 
 

@@ -18,8 +18,8 @@ from tournaments.generators import Seeding
 from tournaments.standings import metric_for
 
 from ..models import Entrant, Tournament
-from ..progress import pairings_open
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
+from .pairings import pairings_open
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:

@@ -40,9 +40,9 @@ from benchmarks.workers import current_database_url
 from matches.models import Game, Match, Player
 from speedsite.site_cache import GENERATION_KEY
 from tournaments.models import Entrant, Tournament, TournamentMatch
-from tournaments.progress import pairings_advance
 from tournaments.services import tournament_create, tournament_start
 from tournaments.services.common import tournament_lock
+from tournaments.services.pairings import pairings_advance
 from web.tournament_page import PageLoader, bracket_index
 
 BUDGET = {1024: (50.0, 250_000), 4096: (150.0, 250_000)}
