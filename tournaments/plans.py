@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from matches.models import Player
-from matches.placings import DEFAULT_POINTS_PER_PLACE
 from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
 
+from .formats.options import TableSeatOptions
 from .models import Entrant, Tournament, TournamentMatch
 
 #: Pairing statuses after which nothing more is played in them.
@@ -80,22 +80,7 @@ def table_setup(tournament: Tournament, seats: int) -> tuple[object, list[int] |
     """
     if seats == 2:
         return tournament.ruleset, None
-    if seats == 3:
-        return tournament.ruleset_three or "three-way", tournament.points_three
-    return tournament.ruleset_four or "four-way", tournament.points_four
-
-
-def table_points(tournament: Tournament, seats: int) -> tuple[int, ...]:
-    """Points per place at a table of `seats` in this tournament.
-
-    A pair (the table of two that five players leave) scores the first and
-    the last place of a table of three: its winner finished first, its loser last.
-    """
-    if seats == 2:
-        three = table_points(tournament, 3)
-        return (three[0], three[-1])
-    own = tournament.points_three if seats == 3 else tournament.points_four
-    return tuple(own) if own else DEFAULT_POINTS_PER_PLACE[seats]
+    return TableSeatOptions.of(tournament).table_setup(seats)
 
 
 def table_row(

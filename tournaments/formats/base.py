@@ -19,6 +19,7 @@ from tournaments.standings import MatchRecord, StandingsRow, TableRecord, comput
 
 from ..models import Entrant, Tournament, TournamentMatch
 from ..plans import PairingPlan, Run
+from .options import FormatOptions
 
 if TYPE_CHECKING:
     from ..correction_plans import CorrectionContext, PlannedChange
@@ -80,8 +81,8 @@ class TournamentFormat(ABC):
     #: What the pages call one round of pairings ("Round 3", or "Match 3" when a round is one match).
     round_noun: ClassVar[str] = "Round"
     rounds_title: ClassVar[str] = "Rounds"
-    #: The `Tournament` option fields the format reads (the others are ignored).
-    options: ClassVar[tuple[str, ...]] = ()
+    #: The format's options: their schema, and how a tournament's stored ones are read (`options.py`).
+    options: ClassVar[type[FormatOptions]] = FormatOptions
     #: Its pairings seat tables of three or four (the pages draw seats, places and points).
     tables: ClassVar[bool] = False
     #: The key of a pairing the page features on its own (a tables event's final table), if any.
@@ -89,8 +90,9 @@ class TournamentFormat(ABC):
 
     # --- Starting and advancing (the tournament row locked) -------------------------
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:  # noqa: B027 - optional hook
-        """Refuse a start that cannot work (`GeneratorUserError`); fill defaulted options on the (unsaved) row."""
+    def start_check(self, tournament: Tournament, entrant_count: int) -> FormatOptions:
+        """Refuse a start that cannot work (`GeneratorUserError`); the options to store, the defaulted ones filled."""
+        return self.options.of(tournament)
 
     @abstractmethod
     def open(self, run: Run) -> PairingPlan:

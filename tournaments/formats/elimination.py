@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tournaments.generators import (
@@ -19,7 +20,25 @@ from ..correction_plans import CorrectionContext, PlannedChange, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
 from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import TournamentFormat
+from .options import OptionSpec, SeedingOptions, option, third_place_option
 from .registry import register
+
+
+@dataclass(frozen=True)
+class SingleEliminationOptions(SeedingOptions):
+    third_place: bool = third_place_option()
+
+
+@dataclass(frozen=True)
+class DoubleEliminationOptions(SeedingOptions):
+    grand_final_reset: bool = option(
+        True,
+        OptionSpec(
+            "bool",
+            "Grand final reset",
+            "If the losers' bracket champion wins the grand final, it is played again.",
+        ),
+    )
 
 
 class BracketFormat(TournamentFormat):
@@ -60,24 +79,28 @@ class BracketFormat(TournamentFormat):
 class SingleElimination(BracketFormat):
     key = "single_elimination"
     label = "Single elimination"
-    options = ("seeding", "rng_seed", "third_place")
+    options = SingleEliminationOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
-        if tournament.third_place and entrant_count < 3:
+    def start_check(self, tournament: Tournament, entrant_count: int) -> SingleEliminationOptions:
+        options = SingleEliminationOptions.of(tournament)
+        if options.third_place and entrant_count < 3:
             raise GeneratorUserError("A third-place match needs semi-finals: at least 3 entrants.")
+        return options
 
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
-        return _single(tuple(seeded), tournament.seeding, tournament.rng_seed, tournament.third_place)
+        options = SingleEliminationOptions.of(tournament)
+        return _single(tuple(seeded), options.seeding, options.rng_seed, options.third_place)
 
 
 @register
 class DoubleElimination(BracketFormat):
     key = "double_elimination"
     label = "Double elimination"
-    options = ("seeding", "rng_seed", "grand_final_reset")
+    options = DoubleEliminationOptions
 
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
-        return _double(tuple(seeded), tournament.seeding, tournament.rng_seed, tournament.grand_final_reset)
+        options = DoubleEliminationOptions.of(tournament)
+        return _double(tuple(seeded), options.seeding, options.rng_seed, options.grand_final_reset)
 
 
 # Same inputs, same bracket: generating a 4,096-entrant double elimination

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tournaments.generators import (
@@ -36,11 +36,39 @@ from ..correction_plans import CorrectionContext, PlannedChange, bracket_changes
 from ..models import Entrant, Tournament, TournamentMatch
 from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import GroupTable, TournamentFormat
+from .options import MAX_COUNT, FormatOptions, OptionSpec, double_round_robin_option, option, third_place_option
 from .registry import register
 from .round_robin import schedule_rows
 
 #: Advancing from each group when the organiser does not say.
 DEFAULT_ADVANCE_PER_GROUP = 2
+
+
+@dataclass(frozen=True)
+class GroupsOptions(FormatOptions):
+    group_count: int | None = option(
+        None,
+        OptionSpec(
+            "int",
+            "Groups",
+            "How many round-robin groups; empty: groups of about four.",
+            minimum=1,
+            maximum=MAX_COUNT,
+            nullable=True,
+        ),
+    )
+    advance_per_group: int = option(
+        DEFAULT_ADVANCE_PER_GROUP,
+        OptionSpec(
+            "int", "Advance per group", "How many of each group reach the playoff.", minimum=1, maximum=MAX_COUNT
+        ),
+    )
+    double_round_robin: bool = double_round_robin_option()
+    third_place: bool = third_place_option()
+
+
+def _options(tournament: Tournament) -> GroupsOptions:
+    return GroupsOptions.of(tournament)
 
 
 def default_group_count(entrant_count: int) -> int:
@@ -70,14 +98,14 @@ class GroupsThenPlayoffs(TournamentFormat):
     # Final places come from the playoff bracket, then from the group tables.
     placings = True
     section = TournamentMatch.Bracket.GROUP
-    options = ("group_count", "advance_per_group", "double_round_robin", "third_place")
+    options = GroupsOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
-        groups = tournament.group_count or default_group_count(entrant_count)
-        tournament.group_count = groups
+    def start_check(self, tournament: Tournament, entrant_count: int) -> GroupsOptions:
+        options = _options(tournament)
+        groups = options.group_count or default_group_count(entrant_count)
         if entrant_count < 2 * groups:
             raise GeneratorUserError(f"{entrant_count} players cannot fill {groups} groups of at least 2.")
-        advancing = tournament.advance_per_group
+        advancing = options.advance_per_group
         smallest = entrant_count // groups
         if advancing > smallest:
             raise GeneratorUserError(
@@ -85,8 +113,9 @@ class GroupsThenPlayoffs(TournamentFormat):
             )
         if groups * advancing < 2:
             raise GeneratorUserError("At least two players must reach the playoff: advance more from each group.")
-        if tournament.third_place and groups * advancing < 3:
+        if options.third_place and groups * advancing < 3:
             raise GeneratorUserError("A third-place match needs semi-finals: at least 3 players in the playoff.")
+        return replace(options, group_count=groups)
 
     # --- Pairing and advancing ------------------------------------------------------
 
@@ -146,7 +175,7 @@ class GroupsThenPlayoffs(TournamentFormat):
             return []  # before the start the groups are not drawn
         stage = self._stage(tournament, [entrant.player_id for entrant in entrants], pairings)
         return [
-            GroupTable(number, table, group_pairings, tournament.advance_per_group)
+            GroupTable(number, table, group_pairings, _options(tournament).advance_per_group)
             for number, (table, group_pairings) in enumerate(zip(stage.tables, stage.pairings, strict=True), start=1)
         ]
 
@@ -156,8 +185,9 @@ class GroupsThenPlayoffs(TournamentFormat):
     # --- Helpers --------------------------------------------------------------------
 
     def _groups(self, tournament: Tournament, seeded: Sequence[int]) -> GroupStage:
-        assert tournament.group_count is not None, "filled at the start"
-        return _group_stage(tuple(seeded), tournament.group_count, tournament.double_round_robin)
+        options = _options(tournament)
+        assert options.group_count is not None, "filled at the start"
+        return _group_stage(tuple(seeded), options.group_count, options.double_round_robin)
 
     def _stage(self, tournament: Tournament, seeded: Sequence[int], pairings: Iterable[TournamentMatch]) -> _Stage:
         groups = self._groups(tournament, seeded).groups
@@ -178,7 +208,8 @@ class GroupsThenPlayoffs(TournamentFormat):
 
     def _playoff(self, tournament: Tournament, stage: _Stage) -> Bracket:
         rankings = tuple(tuple(ranking) for ranking in stage.rankings)
-        return _playoff_bracket(rankings, tournament.advance_per_group, tournament.third_place)
+        options = _options(tournament)
+        return _playoff_bracket(rankings, options.advance_per_group, options.third_place)
 
     def _playoff_pairings(self, pairings: Iterable[TournamentMatch]) -> list[TournamentMatch]:
         return [pairing for pairing in pairings if pairing.bracket != self.section]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from matches.models import Player
 from tournaments.generators import RoundRobinSchedule, round_robin
@@ -10,7 +11,13 @@ from tournaments.generators import RoundRobinSchedule, round_robin
 from ..models import Tournament, TournamentMatch
 from ..plans import PairingPlan, Run, bye_row, pairing_row
 from .base import TournamentFormat
+from .options import FormatOptions, double_round_robin_option
 from .registry import register
+
+
+@dataclass(frozen=True)
+class RoundRobinOptions(FormatOptions):
+    double_round_robin: bool = double_round_robin_option()
 
 
 @register
@@ -21,10 +28,10 @@ class RoundRobin(TournamentFormat):
     # A round-robin bye is only sitting out (everyone has one when the count is odd): not a win.
     byes_are_wins = False
     section = TournamentMatch.Bracket.ROUND_ROBIN
-    options = ("double_round_robin",)
+    options = RoundRobinOptions
 
     def open(self, run: Run) -> PairingPlan:
-        schedule = round_robin(run.seeded, double=run.tournament.double_round_robin)
+        schedule = round_robin(run.seeded, double=RoundRobinOptions.of(run.tournament).double_round_robin)
         rows = schedule_rows(run.tournament, schedule, run.players, section=self.section, key=lambda tail: f"RR{tail}")
         return PairingPlan(create=rows)
 

@@ -87,7 +87,7 @@ class Command(BaseCommand):
                 Player(handle=f"{label}-{n:05d}", display_name=f"Bench player {n}") for n in range(1, entrants + 1)
             )
             rng.shuffle(players)  # handles in another order than seeds: a name sort is not a seed sort
-            swiss, started_swiss = self._build(organiser, players, "swiss", label, swiss_rounds=10)
+            swiss, started_swiss = self._build(organiser, players, "swiss", label, options={"swiss_rounds": 10})
             built.append(swiss)
             for _ in range(3):
                 self._decide_round(swiss, rng)
