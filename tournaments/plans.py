@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from matches.models import Player
-from tournaments.generators import Bracket, BracketState, MatchStatus, Placing
+from tournaments.generators import Bracket, BracketState, EntrantId, MatchStatus, Placing
 
 from .formats.options import TableSeatOptions
 from .models import Entrant, Tournament, TournamentMatch
@@ -67,7 +67,7 @@ class PairingPlan:
 
     create: list[TournamentMatch] = field(default_factory=list)
     update: list[TournamentMatch] = field(default_factory=list)
-    finish: Mapping[object, Placing] | None = None
+    finish: Mapping[EntrantId, Placing] | None = None
 
 
 def table_setup(tournament: Tournament, seats: int) -> tuple[object, list[int] | None]:

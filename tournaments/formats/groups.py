@@ -20,6 +20,7 @@ from functools import lru_cache
 from tournaments.generators import (
     Bracket,
     BracketState,
+    EntrantId,
     GeneratorUserError,
     GroupStage,
     Placing,
@@ -214,9 +215,9 @@ class GroupsThenPlayoffs(TournamentFormat):
     def _playoff_pairings(self, pairings: Iterable[TournamentMatch]) -> list[TournamentMatch]:
         return [pairing for pairing in pairings if pairing.bracket != self.section]
 
-    def _placings(self, state: BracketState, stage: _Stage) -> dict[object, Placing]:
+    def _placings(self, state: BracketState, stage: _Stage) -> dict[EntrantId, Placing]:
         """The playoff's places, then those out in the groups: each group position shares the next places."""
-        placings: dict[object, Placing] = {placing.entrant: placing for placing in state.placings}
+        placings: dict[EntrantId, Placing] = {placing.entrant: placing for placing in state.placings}
         place = len(placings) + 1
         for position in range(max(len(ranking) for ranking in stage.rankings)):
             tier = [ranking[position] for ranking in stage.rankings if len(ranking) > position]

@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches.models import Match, Player
 from matches.services import match_create, match_create_bulk
 from tournaments.formats import format_for
-from tournaments.generators import Placing
+from tournaments.generators import EntrantId, Placing
 
 from ..models import Entrant, Tournament, TournamentMatch
 from ..plans import BRACKET_FIELDS, PairingPlan, Run, table_setup
@@ -109,7 +109,7 @@ def _table_match(tournament: Tournament, players: list[Player], series: dict[str
     )
 
 
-def tournament_finish(tournament: Tournament, entrants: list[Entrant], placings: Mapping[object, Placing]) -> None:
+def tournament_finish(tournament: Tournament, entrants: list[Entrant], placings: Mapping[EntrantId, Placing]) -> None:
     """Give every entrant their final place and mark the tournament finished."""
     for entrant in entrants:
         placing = placings[entrant.player_id]
