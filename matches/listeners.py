@@ -18,9 +18,13 @@ from .models import Game, Match
 
 
 class MatchFinishedListener(Protocol):
-    """Called with the match (its row locked, winner set) in the deciding transaction."""
+    """Called with the match's id (its row locked, winner set) in the deciding transaction.
 
-    def __call__(self, *, match: Match) -> None: ...
+    An id, as every service an interface calls takes: the listener reads the
+    row it needs (the deciding transaction's, so it sees the result).
+    """
+
+    def __call__(self, *, match_id: int) -> None: ...
 
 
 _match_finished: list[MatchFinishedListener] = []
@@ -39,7 +43,7 @@ def match_finished_listeners() -> tuple[MatchFinishedListener, ...]:
 def match_finished_notify(*, match: Match) -> None:
     """Tell every registered listener that `match` was just decided."""
     for listener in _match_finished:
-        listener(match=match)
+        listener(match_id=match.pk)
 
 
 class GameLogEvidence(Protocol):

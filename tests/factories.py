@@ -6,6 +6,7 @@ the one copy of the spec's examples in tests/data/spec-examples.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from pathlib import Path
 from typing import Any
@@ -155,9 +156,21 @@ def make_tournament(
     start: bool = True,
     **options: object,
 ) -> Tournament:
-    """A tournament of these players, seeded in order, started unless `start=False` (best of 1 by default)."""
-    options.setdefault("best_of", 1)
-    tournament = tournament_create(name=name or f"{format} cup", format=format, user=organiser, **options)  # type: ignore[arg-type]
+    """A tournament of these players, seeded in order, started unless `start=False` (best of 1 by default).
+
+    Keyword arguments `tournament_create` takes go to it; the rest are the format's options.
+    """
+    shared = {name for name in inspect.signature(tournament_create).parameters if name != "options"}
+    fields = {key: value for key, value in options.items() if key in shared}
+    fields.setdefault("best_of", 1)
+    format_options = {key: value for key, value in options.items() if key not in shared}
+    tournament = tournament_create(
+        name=name or f"{format} cup",
+        format=format,
+        user=organiser,
+        options=format_options,
+        **fields,  # type: ignore[arg-type]
+    )
     for seed, entrant in enumerate(players, start=1):
         entrant_add(tournament_id=tournament.pk, handle=entrant.handle, seed=seed, user=organiser)
     if start:

@@ -18,8 +18,9 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["format", "status"]
     search_fields = ["name"]
     inlines = [EntrantInline]
-    # Pairings and results change only through the services (advancement, corrections).
-    readonly_fields = ["status", "started_at", "finished_at"]
+    # Pairings and results change only through the services (advancement, corrections); the
+    # format's options only through tournament_create, which checks them against the format's schema.
+    readonly_fields = ["status", "options", "started_at", "finished_at"]
 
 
 @admin.register(TournamentMatch)

@@ -39,9 +39,9 @@ from matches.series import SeriesStep, series_step, table_series_step
 from matches.services.games import game_claims
 from tournaments.formats import format_for
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
-from tournaments.pairings import SNAPSHOT_FIELDS, pairing_snapshot
-from tournaments.progress import pairings_advance
 from tournaments.selectors import ratings_from_scratch
+from tournaments.services.pairings import pairings_advance
+from tournaments.snapshots import SNAPSHOT_FIELDS, pairing_snapshot
 
 
 @dataclass(frozen=True)

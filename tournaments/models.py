@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 
 from matches.models import Match, Player
-from tournaments.generators import Section, Seeding
+from tournaments.generators import Section
 
 
 def format_choices() -> list[tuple[str, str]]:
@@ -54,28 +54,9 @@ class Tournament(models.Model):
     # Ordered keys of tournaments.standings.METRICS.
     tie_breaks = models.JSONField(default=list, blank=True)
 
-    # Format options (only the ones of the tournament's format matter).
-    seeding = models.CharField(max_length=10, choices=[(s.value, s.value) for s in Seeding], default=Seeding.STANDARD)
-    rng_seed = models.BigIntegerField(null=True, blank=True)
-    third_place = models.BooleanField(default=False)
-    grand_final_reset = models.BooleanField(default=True)
-    double_round_robin = models.BooleanField(default=False)
-    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    max_matches = models.PositiveIntegerField(null=True, blank=True)
-    # Winner stays on: players at the one table (2, or 3 or 4 with one queue).
-    table_size = models.PositiveSmallIntegerField(default=2)
-    # Groups then playoffs: how many groups (empty: groups of about four), and how many of each reach the playoff.
-    group_count = models.PositiveSmallIntegerField(null=True, blank=True)
-    advance_per_group = models.PositiveSmallIntegerField(default=2)
-    # Tables of three and four: rounds before the final table, the final table's size (3 or 4),
-    # each table size's points per place (None: the defaults, 2-1-0 and 3-1-0-0) and ruleset
-    # (full speed-log/1 objects; None before a tables event is created: "three-way", "four-way").
-    table_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    final_table_size = models.PositiveSmallIntegerField(default=4)
-    points_three = models.JSONField(null=True, blank=True)
-    points_four = models.JSONField(null=True, blank=True)
-    ruleset_three = models.JSONField(null=True, blank=True)
-    ruleset_four = models.JSONField(null=True, blank=True)
+    # The format's own options, as its schema declares them (`tournaments.formats.options`):
+    # `{"swiss_rounds": 5}`, `{"seeding": "random", "rng_seed": 7, "third_place": true}`.
+    options = models.JSONField(default=dict, blank=True)
     # A timed tournament (any format): every match it makes counts the cards each seat
     # plays by this many milliseconds, and the standings rank by them first.
     time_limit_ms = models.PositiveIntegerField(null=True, blank=True)

@@ -5,12 +5,11 @@
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
 - `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games;
 - `results`: a game's result as people give it (places by handle, a team's winner) and as a game keeps it;
-- `corrections`: a correction from above turns a finished match round, or annuls a match.
+- `result_corrections`: a correction from above turns a finished match round, or annuls a match.
 """
 
 from ..selectors import AnyUser
 from .bulk import match_create_bulk as match_create_bulk  # a tournament's round in a few statements
-from .corrections import TableCorrection, match_annul, match_correct, match_correct_places, table_correction_plan
 from .games import (
     GAME_MATCH_PLAYERS,
     claim_deadline,
@@ -32,6 +31,7 @@ from .games import (
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create
+from .result_corrections import TableCorrection, match_annul, match_correct, match_correct_places, table_correction_plan
 from .results import places_from_handles
 
 __all__ = [

@@ -115,7 +115,7 @@
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   }
 
-  /* ---------- New tournament: only the chosen format's options ---------- */
+  /* ---------- New tournament: only the chosen format's options (a fieldset per format) ---------- */
   var format = document.querySelector("select[data-role=format]");
   if (format) {
     var showFormat = function () {
@@ -127,11 +127,6 @@
       document.querySelectorAll("[data-format-description]").forEach(function (text) {
         text.hidden = text.getAttribute("data-format-description") !== format.value;
       });
-      var options = document.querySelector("[data-role=format-options]");
-      if (options) {
-        options.hidden = !options.querySelector("[data-formats]:not([hidden])") &&
-          !Array.prototype.some.call(options.querySelectorAll(".field"), function (field) { return !field.hidden; });
-      }
     };
     format.addEventListener("change", showFormat);
     showFormat();

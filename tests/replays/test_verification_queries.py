@@ -78,8 +78,8 @@ def test_a_match_finished(organiser) -> None:
     match = make_match(one, two, best_of=1)
     log = pending_log(match, winner_seat=1, user=organiser)
     # The hot path up to the verdict, then matches.services ends the match and the
-    # ratings listener rates both players; nothing in a tournament.
-    with exactly(17):
+    # ratings listener rates both players (reading the match by its id); nothing in a tournament.
+    with exactly(18):
         log_verify(log_id=log.pk)
     match.refresh_from_db()
     assert (match.status, match.winner_id) == (Match.Status.FINISHED, two.pk)
@@ -92,7 +92,7 @@ def test_a_tournament_match_finished(organiser) -> None:
     match = Match.objects.select_related("player_one", "player_two").get(pk=pairing.match_id)
     log = pending_log(match, winner_seat=0, user=organiser)
     # As above, then the tournaments listener records the result and advances the bracket.
-    with exactly(25):
+    with exactly(26):
         log_verify(log_id=log.pk)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.winner_id) == (TournamentMatch.Status.DECIDED, match.player_one_id)

@@ -70,24 +70,31 @@ class TestNumbers:
         _api_error(anon.get("/api/matches/99999999999999999999/"), 404)
         _api_error(anon.get("/api/logs/99999999999999999999/"), 404)
 
-    @pytest.mark.parametrize(
-        ("field", "value"),
-        [
-            ("rng_seed", 10**30),
-            ("swiss_rounds", 10**9),
-            ("swiss_rounds", 65537),
-            ("max_matches", 4294967301),
-            ("best_of", 2**31),
-            ("confirm_within", 2**40),
-            ("group_count", -1),
-        ],
-    )
+    @pytest.mark.parametrize(("field", "value"), [("best_of", 2**31), ("confirm_within", 2**40)])
     def test_tournament_numbers_beyond_their_column_are_400_and_nothing_is_stored(
         self, client_for, organiser, field, value
     ):
         body = {"name": "Range", "format": "swiss", "best_of": 1, field: value}
         error = _api_error(client_for(organiser).post("/api/tournaments/", body, format="json"), 400)
         assert field in error["extra"]["fields"]
+        assert not Tournament.objects.exists()
+
+    @pytest.mark.parametrize(
+        ("format", "option", "value"),
+        [
+            ("single_elimination", "rng_seed", 10**30),
+            ("swiss", "swiss_rounds", 10**9),
+            ("swiss", "swiss_rounds", 65537),
+            ("winner_stays_on", "max_matches", 4294967301),
+            ("groups_playoffs", "group_count", -1),
+        ],
+    )
+    def test_format_options_out_of_range_are_400_naming_the_option_and_nothing_is_stored(
+        self, client_for, organiser, format, option, value
+    ):
+        body = {"name": "Range", "format": format, "best_of": 1, "options": {option: value}}
+        error = _api_error(client_for(organiser).post("/api/tournaments/", body, format="json"), 400)
+        assert error["extra"] == {"field": f"options.{option}"}
         assert not Tournament.objects.exists()
 
     @pytest.mark.parametrize("seed", [2**63, 4294967299, 0])

@@ -31,5 +31,7 @@ def test_defaults_name_known_metrics_and_model_fields(key: str) -> None:
     fmt: TournamentFormat = format_for(key)
     assert fmt.key == key
     assert [metric_for(metric).key for metric in fmt.default_tie_breaks] == list(fmt.default_tie_breaks)
-    fields = {field.name for field in Tournament._meta.get_fields()}
-    assert set(fmt.options) <= fields, "a format's options are fields it can save at the start"
+    # Its options' defaults are valid options, stored and read back as they are.
+    defaults = fmt.options.clean({}, time_limit_ms=None, owner=fmt.label)
+    assert fmt.options.of(Tournament(options=defaults.to_json())) == defaults
+    assert set(fmt.options.specs()) == set(defaults.to_json())

@@ -46,7 +46,7 @@ def eight(organiser) -> tuple[Tournament, dict[str, Player]]:
 class TestGroupStage:
     def test_snake_seeded_groups_play_a_round_robin_each_and_defaults_are_filled(self, eight):
         tournament, _ = eight
-        assert (tournament.group_count, tournament.advance_per_group) == (2, 2)
+        assert (tournament.options["group_count"], tournament.options["advance_per_group"]) == (2, 2)
         rows = list(TournamentMatch.objects.filter(tournament=tournament).select_related("player_one", "player_two"))
         assert len(rows) == 12 and {row.bracket for row in rows} == {"group"}
         assert {row.status for row in rows} == {"ready"} and all(row.match_id for row in rows)
@@ -176,13 +176,16 @@ class TestApi:
             "name": "Groups",
             "format": "groups_playoffs",
             "best_of": 1,
-            "group_count": 2,
-            "advance_per_group": 1,
+            "options": {"group_count": 2, "advance_per_group": 1},
         }
         created = orga.post("/api/tournaments/", payload, format="json")
         assert created.status_code == 201, created.json()
         body = created.json()
-        assert (body["format"], body["group_count"], body["advance_per_group"]) == ("groups_playoffs", 2, 1)
+        assert (body["format"], body["options"]["group_count"], body["options"]["advance_per_group"]) == (
+            "groups_playoffs",
+            2,
+            1,
+        )
         tournament_id = body["id"]
         for seed, player in enumerate(make_players(6), start=1):
             orga.post(f"/api/tournaments/{tournament_id}/entrants/", {"player": player.handle, "seed": seed})
@@ -197,20 +200,34 @@ class TestApi:
         assert (standings["kind"], standings["finished"]) == ("placings", False)
 
     def test_bad_group_options_are_refused_with_the_field(self, client_for, organiser):
-        payload = {"name": "Groups", "format": "groups_playoffs", "best_of": 1, "group_count": 0}
+        payload = {"name": "Groups", "format": "groups_playoffs", "best_of": 1, "options": {"group_count": 0}}
         refused = client_for(organiser).post("/api/tournaments/", payload, format="json")
         assert refused.status_code == 400
-        # The serializer checks the range now (before the service): the error names the field.
-        assert set(refused.json()["extra"]["fields"]) == {"group_count"}
+        # The format's schema checks the range (in the service): the error names the option.
+        assert refused.json()["extra"] == {"field": "options.group_count"}
+        assert "from 1 to 32767, not 0" in refused.json()["message"]
 
     def test_the_schema_documents_the_format_and_its_options(self, anon):
         schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
         components = schema["components"]["schemas"]
         create = components["TournamentCreateInput"]["properties"]
-        assert {"group_count", "advance_per_group"} <= set(create)
         (format_enum,) = create["format"]["allOf"]
         assert "groups_playoffs" in components[format_enum["$ref"].split("/")[-1]]["enum"]
-        assert {"group_count", "advance_per_group"} <= set(components["TournamentDetailOutput"]["properties"])
+        # One object per format, each with exactly its own options; the output carries the same object.
+        by_title = {choice["title"]: choice for choice in create["options"]["anyOf"]}
+        groups = by_title["Groups then playoffs options"]
+        assert set(groups["properties"]) == {"group_count", "advance_per_group", "double_round_robin", "third_place"}
+        assert groups["additionalProperties"] is False
+        assert groups["properties"]["advance_per_group"] | {"description": ""} == {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 32767,
+            "nullable": False,
+            "default": 2,
+            "title": "Advance per group",
+            "description": "",
+        }
+        assert "options" in components["TournamentDetailOutput"]["properties"]
         listing = schema["paths"]["/api/tournaments/"]["get"]["parameters"]
         # The filter is `tournament_format` (DRF reads `format` as its renderer override).
         assert "groups_playoffs" in next(p for p in listing if p["name"] == "tournament_format")["schema"]["enum"]
@@ -243,7 +260,7 @@ class TestPages:
         client = Client()
         client.force_login(organiser)
         form = client.get("/organise/tournaments/new/").content.decode()
-        assert 'value="groups_playoffs"' in form and 'name="group_count"' in form
+        assert 'value="groups_playoffs"' in form and 'name="groups_playoffs-group_count"' in form
         response = client.post(
             "/organise/tournaments/new/",
             {
@@ -252,11 +269,14 @@ class TestPages:
                 "series": "best_of",
                 "series_length": 1,
                 "ruleset": "speed",
-                "seeding": "standard",
-                "group_count": 3,
-                "advance_per_group": 1,
+                "groups_playoffs-group_count": 3,
+                "groups_playoffs-advance_per_group": 1,
             },
         )
         assert response.status_code == 302
         created = Tournament.objects.get(name="Group Cup")
-        assert (created.format, created.group_count, created.advance_per_group) == ("groups_playoffs", 3, 1)
+        assert (created.format, created.options["group_count"], created.options["advance_per_group"]) == (
+            "groups_playoffs",
+            3,
+            1,
+        )

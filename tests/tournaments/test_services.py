@@ -47,12 +47,43 @@ class TestCreate:
             ({"format": "swiss", "best_of": 2}, "best_of must be odd"),
             ({"format": "swiss"}, "exactly one of best_of"),
             ({"format": "swiss", "first_to": 3, "ruleset": "nope"}, "Unknown ruleset preset"),
-            ({"format": "single_elimination", "best_of": 1, "seeding": "random"}, "rng_seed"),
+            ({"format": "single_elimination", "best_of": 1, "options": {"seeding": "random"}}, "rng_seed"),
+            ({"format": "swiss", "best_of": 1, "options": {"third_place": True}}, "Swiss has no option 'third_place'"),
+            ({"format": "swiss", "best_of": 1, "options": {"swiss_rounds": 0}}, "from 1 to 32767, not 0"),
+            ({"format": "swiss", "best_of": 1, "options": {"swiss_rounds": "3"}}, "a whole number or null"),
+            ({"format": "tables", "best_of": 1, "options": {"points_four": [1, 2, 3, 4]}}, "never rising"),
+            ({"format": "tables", "best_of": 1, "options": {"ruleset_three": "speed"}}, "but 3 play here"),
         ],
     )
     def test_rejects_bad_settings(self, organiser, options, message):
         with pytest.raises(ApplicationError, match=message):
             tournament_create(name="x", user=organiser, **options)
+
+    @pytest.mark.parametrize(
+        ("format", "options", "field"),
+        [
+            ("swiss", {"rounds": 3}, "options.rounds"),
+            ("winner_stays_on", {"table_size": 5}, "options.table_size"),
+            ("groups_playoffs", {"advance_per_group": 0}, "options.advance_per_group"),
+            ("double_elimination", {"grand_final_reset": "yes"}, "options.grand_final_reset"),
+            ("single_elimination", {"seeding": "random"}, "options.rng_seed"),
+        ],
+    )
+    def test_an_option_refused_is_named(self, organiser, format, options, field):
+        with pytest.raises(ApplicationError) as error:
+            tournament_create(name="x", format=format, best_of=1, user=organiser, options=options)
+        assert error.value.extra == {"field": field}
+
+    def test_options_are_stored_with_their_defaults(self, organiser):
+        made = tournament_create(
+            name="x", format="groups_playoffs", best_of=1, user=organiser, options={"group_count": 3}
+        )
+        assert made.options == {
+            "group_count": 3,
+            "advance_per_group": 2,
+            "double_round_robin": False,
+            "third_place": False,
+        }
 
     def test_only_organisers_run_tournaments(self, alice):
         with pytest.raises(ApplicationError, match="Only organisers") as error:
@@ -226,7 +257,7 @@ class TestRatings:
         assert alice_rating.deviation < 350 and alice_rating.games == 2
         change = RatingChange.objects.get(player=alice)
         assert (change.rating_before, change.rating_after, change.games) == (1500, alice_rating.rating, 2)
-        services.ratings_record_match(match=Match.objects.get(pk=final.match_id))
+        services.ratings_record_match(match_id=final.match_id)
         assert RatingChange.objects.count() == 2, "recording a match again changes nothing"
 
 

@@ -14,8 +14,8 @@ from matches.models import Game, Match, Player
 from matches.services import match_create
 from tests.factories import make_tournament
 from tournaments.models import Entrant, Tournament, TournamentMatch
-from tournaments.progress import pairings_advance
 from tournaments.services import tournament_start
+from tournaments.services.pairings import pairings_advance
 
 pytestmark = pytest.mark.django_db
 

@@ -75,11 +75,12 @@ def test_a_tables_tournament_of_ten_plays_to_a_final_table(client_for, organiser
         client,
         "post",
         "/api/tournaments/",
-        {"name": "Tables", "format": "tables", "best_of": 1, "table_rounds": 2, "confirmation": "none"},
+        {"name": "Tables", "format": "tables", "best_of": 1, "options": {"table_rounds": 2}, "confirmation": "none"},
         status=201,
     )
-    assert (tournament["ruleset_three"]["players"], tournament["ruleset_four"]["players"]) == (3, 4)
-    assert tournament["table_rounds"] == 2 and tournament["final_table_size"] == 4
+    options = tournament["options"]
+    assert (options["ruleset_three"]["players"], options["ruleset_four"]["players"]) == (3, 4)
+    assert options["table_rounds"] == 2 and options["final_table_size"] == 4
     url = f"/api/tournaments/{tournament['id']}"
     for seed, handle in enumerate(seeds, start=1):
         api(client, "post", f"{url}/entrants/", {"player": handle, "seed": seed}, status=201)

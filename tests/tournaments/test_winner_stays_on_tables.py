@@ -32,14 +32,13 @@ def test_three_at_the_table_with_one_queue(client_for, organiser, capture):
         {
             "name": "Stay on",
             "format": "winner_stays_on",
-            "table_size": 3,
-            "max_matches": 5,
+            "options": {"table_size": 3, "max_matches": 5},
             "best_of": 1,
             "confirmation": "none",
         },
         status=201,
     )
-    assert created["table_size"] == 3 and created["ruleset_three"]["players"] == 3
+    assert created["options"]["table_size"] == 3 and created["options"]["ruleset_three"]["players"] == 3
     url = f"/api/tournaments/{created['id']}"
     for seed, handle in enumerate(seeds, start=1):
         api(client, "post", f"{url}/entrants/", {"player": handle, "seed": seed}, status=201)
@@ -90,7 +89,7 @@ def test_correcting_a_table_replays_the_queue(client_for, organiser, capture):
         client,
         "post",
         "/api/tournaments/",
-        {"name": "Queue", "format": "winner_stays_on", "table_size": 3, "max_matches": 3, "best_of": 1},
+        {"name": "Queue", "format": "winner_stays_on", "options": {"table_size": 3, "max_matches": 3}, "best_of": 1},
         status=201,
     )
     url = f"/api/tournaments/{created['id']}"
@@ -139,7 +138,7 @@ def test_a_table_needs_as_many_players_as_seats(client_for, organiser):
         client,
         "post",
         "/api/tournaments/",
-        {"name": "Few", "format": "winner_stays_on", "table_size": 4, "best_of": 1},
+        {"name": "Few", "format": "winner_stays_on", "options": {"table_size": 4}, "best_of": 1},
         status=201,
     )
     for handle in [player.handle for player in make_players(3, prefix="f")]:
@@ -148,14 +147,12 @@ def test_a_table_needs_as_many_players_as_seats(client_for, organiser):
     assert (
         refused.status_code == 400 and "A table of 4 needs at least 4 players; 3 entered." in refused.json()["message"]
     )
-    assert (
-        client.post(
-            "/api/tournaments/",
-            {"name": "X", "format": "winner_stays_on", "table_size": 5, "best_of": 1},
-            format="json",
-        ).status_code
-        == 400
+    too_big = client.post(
+        "/api/tournaments/",
+        {"name": "X", "format": "winner_stays_on", "options": {"table_size": 5}, "best_of": 1},
+        format="json",
     )
+    assert too_big.status_code == 400 and too_big.json()["extra"] == {"field": "options.table_size"}
 
 
 def test_the_page_draws_the_table_with_places(client_for, organiser, client: Any):
@@ -165,7 +162,7 @@ def test_the_page_draws_the_table_with_places(client_for, organiser, client: Any
         api_client,
         "post",
         "/api/tournaments/",
-        {"name": "Page", "format": "winner_stays_on", "table_size": 3, "max_matches": 2, "best_of": 1},
+        {"name": "Page", "format": "winner_stays_on", "options": {"table_size": 3, "max_matches": 2}, "best_of": 1},
         status=201,
     )
     for player in players:

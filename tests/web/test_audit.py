@@ -131,8 +131,8 @@ def test_ratings_recorded_out_of_order_are_replayed_to_the_order_of_the_results(
     # As if the later match had been rated first (two results of one player committed together).
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    ratings_record_match(match=Match.objects.get(pk=second.pk))
-    ratings_record_match(match=Match.objects.get(pk=first.pk))
+    ratings_record_match(match_id=second.pk)
+    ratings_record_match(match_id=first.pk)
     status, out = audit()
     assert status == 0, out
     assert PlayerRating.objects.get(player=a).games == 2

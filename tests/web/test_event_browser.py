@@ -120,7 +120,10 @@ def test_a_whole_single_elimination_through_the_pages(
     orga.get_by_label("Description").fill("Six players, one bracket.")
     orga.get_by_label("Format").select_option("single_elimination")
     expect(orga.get_by_label("Swiss rounds")).to_be_hidden()
-    expect(orga.get_by_label("Play a third-place match")).to_be_visible()
+    expect(
+        orga.locator("fieldset[data-formats=single_elimination]").get_by_label("Play a third-place match")
+    ).to_be_visible()
+    expect(orga.locator("fieldset[data-formats=groups_playoffs]")).to_be_hidden()
     orga.get_by_label("Games").fill("1")
     orga.get_by_role("button", name="Create the tournament").click()
     expect(orga).to_have_url(re.compile(r"/organise/tournaments/\d+/$"))

@@ -114,13 +114,18 @@ def test_an_organiser_creates_a_timed_tables_tournament_from_the_page(client: Cl
             "series": "best_of",
             "series_length": 1,
             "ruleset": "speed",
-            "seeding": "standard",
-            "table_rounds": 4,
-            "final_table_size": 3,
+            "tables-table_rounds": 4,
+            "tables-final_table_size": 3,
             "time_limit_seconds": 90,
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     made = Tournament.objects.get(name="Table night")
-    assert (made.format, made.table_rounds, made.final_table_size, made.time_limit_ms) == ("tables", 4, 3, 90_000)
-    assert (made.ruleset_three or {}).get("players") == 3 and (made.ruleset_four or {}).get("players") == 4
+    options = made.options
+    assert (made.format, options["table_rounds"], options["final_table_size"], made.time_limit_ms) == (
+        "tables",
+        4,
+        3,
+        90_000,
+    )
+    assert options["ruleset_three"]["players"] == 3 and options["ruleset_four"]["players"] == 4

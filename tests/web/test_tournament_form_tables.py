@@ -1,6 +1,7 @@
 """The new-tournament page's tables options: a ruleset and points per place for each table size.
 
-They reach `tournament_create`, and its errors come back by the field they name.
+They are the tables format's own options (a fieldset of their own, fields named "tables-<option>"); they
+reach `tournament_create`, and its errors come back by the field they name.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ TABLES = {
     "series": "best_of",
     "series_length": "2",
     "ruleset": "speed",
-    "seeding": "standard",
-    "final_table_size": "4",
+    "tables-final_table_size": "4",
 }
 
 
@@ -34,38 +34,47 @@ def orga(organiser: Any) -> Client:
     return client
 
 
-def test_the_tables_fields_are_offered_for_the_tables_format_only(orga: Client) -> None:
+def test_the_tables_fields_are_offered_in_the_tables_fieldset(orga: Client) -> None:
     page = orga.get("/organise/tournaments/new/").content.decode()
-    for name in ("ruleset_three", "ruleset_four", "points_three", "points_four"):
-        tag = re.search(rf'<(?:select|input)[^>]*name="{name}"[^>]*>', page)
-        assert tag is not None, name
-        assert 'data-formats="tables"' in tag.group(), tag.group()
+    fieldset = re.search(r'<fieldset data-formats="tables">.*?</fieldset>', page, re.DOTALL)
+    assert fieldset is not None and "<legend>Tables of three and four options</legend>" in fieldset.group()
+    for name in ("ruleset_three", "ruleset_four", "points_three", "points_four", "table_rounds"):
+        assert f'name="tables-{name}"' in fieldset.group(), name
+    # Winner stays on seats three or four too: the same options, in its own fieldset.
+    assert 'name="winner_stays_on-ruleset_three"' in page
     assert '<option value="four-way" selected>' in page and '<option value="three-way" selected>' in page
     assert 'value="team"' not in page  # a tournament seats players, not teams
 
 
 def test_points_and_rulesets_per_table_size_reach_the_tournament(orga: Client) -> None:
-    fields = {**TABLES, "points_three": "3, 2, 0", "points_four": "5-3-1-0", "ruleset_three": "three-way"}
+    fields = {
+        **TABLES,
+        "tables-points_three": "3, 2, 0",
+        "tables-points_four": "5-3-1-0",
+        "tables-ruleset_three": "three-way",
+    }
     response = orga.post("/organise/tournaments/new/", fields)
     assert response.status_code == 302, response.context["form"].errors
     made = Tournament.objects.get(name="Table night")
-    assert (made.points_three, made.points_four) == ([3, 2, 0], [5, 3, 1, 0])
-    assert made.ruleset_three["players"] == 3 and made.ruleset_four["players"] == 4
+    assert (made.options["points_three"], made.options["points_four"]) == ([3, 2, 0], [5, 3, 1, 0])
+    assert made.options["ruleset_three"]["players"] == 3 and made.options["ruleset_four"]["players"] == 4
 
 
 def test_empty_points_keep_the_defaults(orga: Client) -> None:
     assert orga.post("/organise/tournaments/new/", TABLES).status_code == 302
     made = Tournament.objects.get(name="Table night")
-    assert (made.points_three, made.points_four) == (None, None)  # read as 2-1-0 and 3-1-0-0
+    assert (made.options["points_three"], made.options["points_four"]) == (None, None)  # read as 2-1-0 and 3-1-0-0
 
 
 @pytest.mark.parametrize(
     ("more", "field", "words"),
     [
-        ({"points_four": "1-2-3-4"}, "points_four", "never rising"),
-        ({"points_three": "3-1"}, "points_three", "one whole number per place"),
-        ({"points_three": "three"}, "points_three", "Whole numbers"),
-        ({"ruleset_four": "speed"}, "ruleset_four", "Select a valid choice"),
+        ({"tables-points_four": "1-2-3-4"}, "tables-points_four", "never rising"),
+        ({"tables-points_three": "3-1"}, "tables-points_three", "one whole number per place"),
+        ({"tables-points_three": "three"}, "tables-points_three", "Whole numbers"),
+        ({"tables-ruleset_four": "speed"}, "tables-ruleset_four", "Select a valid choice"),
+        # Another format's bad box does not stop this one: only the chosen format's options are read.
+        ({"format": "tables", "swiss-swiss_rounds": "x", "tables-table_rounds": "0"}, "tables-table_rounds", "greater"),
         ({"format": "swiss", "series_length": "2"}, "series_length", "best_of must be odd"),
     ],
 )

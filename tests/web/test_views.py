@@ -211,8 +211,7 @@ def test_organiser_pages_through_the_client(client: Client, organiser: Any) -> N
             "series": "first_to",
             "series_length": 2,
             "ruleset": "speed",
-            "seeding": "standard",
-            "grand_final_reset": "on",
+            "single_elimination-seeding": "standard",
             "tie_break_1": "match_wins",
         },
     )

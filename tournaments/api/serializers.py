@@ -8,25 +8,70 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.api.serializers import points_field, time_limit_field
+from matches.api.serializers import time_limit_field
 from matches.models import Match
 from speedsite.api_fields import NameOrObjectField, StrictCharField
 from tournaments.formats import FORMATS
-from tournaments.generators import Seeding
+from tournaments.formats.options import OptionSpec
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.standings import METRICS
 
 # The columns' ranges: a number beyond them is a 400 here, never a database error or a wrapped value.
 SMALL_MAX = 32767  # PositiveSmallIntegerField
 INT_MAX = 2**31 - 1  # PositiveIntegerField
-BIG_MAX = 2**63 - 1  # BigIntegerField
+
+_JSON_TYPES = {"int": "integer", "bool": "boolean"}
+
+
+def option_schema(spec: OptionSpec, default: object) -> dict[str, Any]:
+    """One option as JSON Schema, from its declaration (`tournaments.formats.options`)."""
+    schema: dict[str, Any]
+    if spec.kind == "ruleset":
+        schema = {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": {}}]}
+    elif spec.kind == "points":
+        item = {"type": "integer", "minimum": 0, "maximum": spec.maximum}
+        schema = {"type": "array", "items": item, "minItems": spec.seats, "maxItems": spec.seats, "nullable": True}
+    elif spec.kind == "choice":
+        values = [value for value, _ in spec.choices]
+        schema = {"type": "integer" if isinstance(values[0], int) else "string", "enum": values}
+    else:
+        schema = {"type": _JSON_TYPES[spec.kind]}
+        if spec.kind == "int":
+            schema |= {"minimum": spec.minimum, "maximum": spec.maximum, "nullable": spec.nullable}
+    if not isinstance(default, dict):
+        schema["default"] = default
+    return schema | {"title": spec.label, "description": spec.help_text}
+
+
+def format_options_schema() -> dict[str, Any]:
+    """Any format's options object: one object per format, each with exactly its own options.
+
+    `anyOf`, not `oneOf`: an empty object (every default) is every format's.
+    """
+    return {
+        "anyOf": [
+            {
+                "type": "object",
+                "title": f"{fmt.label} options",
+                "description": f'With "format": "{key}".',
+                "properties": {
+                    name: option_schema(spec, default) for name, (spec, default) in fmt.options.specs().items()
+                },
+                "additionalProperties": False,
+            }
+            for key, fmt in FORMATS.items()
+        ]
+    }
+
+
+@extend_schema_field(format_options_schema())
+class FormatOptionsField(serializers.DictField):
+    """A format's options as a JSON object; the format's schema (in the service) judges the names and values."""
 
 
 class TournamentCreateInput(serializers.Serializer):
     name = StrictCharField(max_length=120)
-    format = serializers.ChoiceField(
-        choices=list(FORMATS), help_text="Each format reads its own options below and ignores the others."
-    )
+    format = serializers.ChoiceField(choices=list(FORMATS), help_text="The format; its own options go in `options`.")
     best_of = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
     first_to = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
     ruleset = NameOrObjectField(
@@ -34,42 +79,6 @@ class TournamentCreateInput(serializers.Serializer):
     )
     tie_breaks = serializers.ListField(
         child=StrictCharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
-    )
-    seeding = serializers.ChoiceField(choices=[seeding.value for seeding in Seeding], default=Seeding.STANDARD.value)
-    rng_seed = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=-BIG_MAX - 1, max_value=BIG_MAX
-    )
-    third_place = serializers.BooleanField(required=False, default=False)
-    grand_final_reset = serializers.BooleanField(required=False, default=True)
-    double_round_robin = serializers.BooleanField(required=False, default=False)
-    swiss_rounds = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX
-    )
-    max_matches = serializers.IntegerField(
-        required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX
-    )
-    table_size = serializers.IntegerField(
-        required=False,
-        default=2,
-        min_value=2,
-        max_value=4,
-        help_text="winner_stays_on: players at the table (2; 3 or 4: the winner keeps their seat, the others go "
-        "to the back of one queue in their finishing order).",
-    )
-    group_count = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        max_value=SMALL_MAX,
-        help_text="groups_playoffs: how many round-robin groups (empty: groups of about four).",
-    )
-    advance_per_group = serializers.IntegerField(
-        required=False,
-        default=2,
-        min_value=1,
-        max_value=SMALL_MAX,
-        help_text="groups_playoffs: how many of each group reach the playoff.",
     )
     confirmation = serializers.ChoiceField(
         choices=Match.Confirmation.values,
@@ -85,38 +94,14 @@ class TournamentCreateInput(serializers.Serializer):
         max_value=INT_MAX,
         help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
-    table_rounds = serializers.IntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=1,
-        max_value=SMALL_MAX,
-        help_text="tables: rounds at tables before the final table (empty: 3).",
-    )
-    final_table_size = serializers.IntegerField(
-        required=False,
-        default=4,
-        min_value=3,
-        max_value=4,
-        help_text="tables: how many of the top of the standings play the final table (3 or 4).",
-    )
-    points_three = points_field(
-        places=(3, 3),
-        help_text="tables: the points each place of a game at a table of three earns, best first (default [2, 1, 0]).",
-    )
-    points_four = points_field(
-        places=(4, 4),
-        help_text="tables: the points each place at a table of four earns, best first (default [3, 1, 0, 0]).",
-    )
-    ruleset_three = NameOrObjectField(
-        required=False, default="three-way", help_text="tables: the ruleset of a table of three (3 seats)."
-    )
-    ruleset_four = NameOrObjectField(
-        required=False, default="four-way", help_text="tables: the ruleset of a table of four (4 seats)."
-    )
     time_limit_ms = time_limit_field(
         help_text="Any format: every match is a timed round (cards played by this many milliseconds), "
         "and the standings rank by cards played within the limits first.",
+    )
+    options = FormatOptionsField(
+        required=False,
+        default=dict,
+        help_text="The format's own options (each format's object below); a name left out takes its default.",
     )
 
 
@@ -181,6 +166,7 @@ class EntrantOutput(serializers.ModelSerializer):
 
 
 class TournamentOutput(serializers.ModelSerializer):
+    options = FormatOptionsField(read_only=True, help_text="The format's own options, as stored (defaults filled).")
     best_of = serializers.SerializerMethodField()
     first_to = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
@@ -197,25 +183,10 @@ class TournamentOutput(serializers.ModelSerializer):
             "ruleset_name",
             "ruleset",
             "tie_breaks",
-            "seeding",
-            "rng_seed",
-            "third_place",
-            "grand_final_reset",
-            "double_round_robin",
-            "swiss_rounds",
-            "max_matches",
-            "table_size",
-            "group_count",
-            "advance_per_group",
             "confirmation",
             "confirm_within",
-            "table_rounds",
-            "final_table_size",
-            "points_three",
-            "points_four",
-            "ruleset_three",
-            "ruleset_four",
             "time_limit_ms",
+            "options",
             "entrant_count",
             "created_at",
             "started_at",

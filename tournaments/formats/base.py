@@ -18,10 +18,11 @@ from tournaments.generators import Bracket, Placing
 from tournaments.standings import MatchRecord, StandingsRow, TableRecord, compute_standings
 
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, tournament_finish
+from ..plans import PairingPlan, Run
+from .options import FormatOptions
 
 if TYPE_CHECKING:
-    from ..corrections import CorrectionContext, PlannedChange
+    from ..correction_plans import CorrectionContext, PlannedChange
 
 
 #: The standings metric a timed tournament ranks by first.
@@ -80,8 +81,8 @@ class TournamentFormat(ABC):
     #: What the pages call one round of pairings ("Round 3", or "Match 3" when a round is one match).
     round_noun: ClassVar[str] = "Round"
     rounds_title: ClassVar[str] = "Rounds"
-    #: The `Tournament` option fields the format reads (the others are ignored).
-    options: ClassVar[tuple[str, ...]] = ()
+    #: The format's options: their schema, and how a tournament's stored ones are read (`options.py`).
+    options: ClassVar[type[FormatOptions]] = FormatOptions
     #: Its pairings seat tables of three or four (the pages draw seats, places and points).
     tables: ClassVar[bool] = False
     #: The key of a pairing the page features on its own (a tables event's final table), if any.
@@ -89,20 +90,22 @@ class TournamentFormat(ABC):
 
     # --- Starting and advancing (the tournament row locked) -------------------------
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:  # noqa: B027 - optional hook
-        """Refuse a start that cannot work (`GeneratorUserError`); fill defaulted options on the (unsaved) row."""
+    def start_check(self, tournament: Tournament, entrant_count: int) -> FormatOptions:
+        """Refuse a start that cannot work (`GeneratorUserError`); the options to store, the defaulted ones filled."""
+        return self.options.of(tournament)
 
     @abstractmethod
-    def open(self, run: Run) -> list[TournamentMatch]:
-        """Create the first pairings of a tournament that has just started (`run.pairings` is empty); return them.
+    def open(self, run: Run) -> PairingPlan:
+        """The first pairings of a tournament that has just started (`run.pairings` is empty), to create.
 
-        Returned (saved, in creation order) so that the `advance` that follows
-        need not read back thousands of rows it was just handed.
+        The pairing manager (`tournaments.services.pairings`) saves them and
+        hands them to the `advance` that follows, which need not read back
+        thousands of rows it was just given.
         """
 
     @abstractmethod
-    def advance(self, run: Run) -> None:
-        """After a result or a correction: pair what is now ready, or finish the tournament."""
+    def advance(self, run: Run) -> PairingPlan:
+        """After a result or a correction: what is now ready to pair, or the final places (nothing saved)."""
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
@@ -183,12 +186,12 @@ class TournamentFormat(ABC):
         """`players` ranked by the tournament's tie-breaks over `pairings`."""
         return compute_standings(self.match_records(pairings), self.tie_breaks(tournament), players=players)
 
-    def finish_by_standings(self, run: Run) -> None:
+    def finish_by_standings(self, run: Run) -> PairingPlan:
         """Finish with places from the table; players level on every tie-break share a place."""
         table = self.table(run.tournament, run.pairings, run.seeded)
         shared = Counter(row.rank for row in table)
         placings = {row.player: Placing(row.player, row.rank, row.rank + shared[row.rank] - 1) for row in table}
-        tournament_finish(run.tournament, run.entrants, placings)
+        return PairingPlan(finish=placings)
 
     # --- Pages ----------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tournaments.generators import (
@@ -15,11 +16,29 @@ from tournaments.generators import (
     single_elimination,
 )
 
-from ..corrections import CorrectionContext, PlannedChange, bracket_plan
+from ..correction_plans import CorrectionContext, PlannedChange, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, tournament_finish
+from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import TournamentFormat
+from .options import OptionSpec, SeedingOptions, option, third_place_option
 from .registry import register
+
+
+@dataclass(frozen=True)
+class SingleEliminationOptions(SeedingOptions):
+    third_place: bool = third_place_option()
+
+
+@dataclass(frozen=True)
+class DoubleEliminationOptions(SeedingOptions):
+    grand_final_reset: bool = option(
+        True,
+        OptionSpec(
+            "bool",
+            "Grand final reset",
+            "If the losers' bracket champion wins the grand final, it is played again.",
+        ),
+    )
 
 
 class BracketFormat(TournamentFormat):
@@ -32,16 +51,15 @@ class BracketFormat(TournamentFormat):
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
         """The tournament's bracket from its options and seeded entrants (pure and cached)."""
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         bracket = self.bracket(run.tournament, run.seeded)
         # Filled and with their matches at once; the `advance` that follows then changes nothing.
-        return bracket_rows_create(run.tournament, bracket, advance(bracket, {}), run.players)
+        return PairingPlan(create=bracket_rows(run.tournament, bracket, advance(bracket, {})))
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         state = advance(self.bracket(run.tournament, run.seeded), bracket_results(run.pairings))
-        bracket_sync(run.tournament, state, run.pairings, run.players)
-        if state.finished:
-            tournament_finish(run.tournament, run.entrants, {placing.entrant: placing for placing in state.placings})
+        finish = {placing.entrant: placing for placing in state.placings} if state.finished else None
+        return PairingPlan(update=bracket_fill(state, run.pairings), finish=finish)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
@@ -61,24 +79,28 @@ class BracketFormat(TournamentFormat):
 class SingleElimination(BracketFormat):
     key = "single_elimination"
     label = "Single elimination"
-    options = ("seeding", "rng_seed", "third_place")
+    options = SingleEliminationOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
-        if tournament.third_place and entrant_count < 3:
+    def start_check(self, tournament: Tournament, entrant_count: int) -> SingleEliminationOptions:
+        options = SingleEliminationOptions.of(tournament)
+        if options.third_place and entrant_count < 3:
             raise GeneratorUserError("A third-place match needs semi-finals: at least 3 entrants.")
+        return options
 
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
-        return _single(tuple(seeded), tournament.seeding, tournament.rng_seed, tournament.third_place)
+        options = SingleEliminationOptions.of(tournament)
+        return _single(tuple(seeded), options.seeding, options.rng_seed, options.third_place)
 
 
 @register
 class DoubleElimination(BracketFormat):
     key = "double_elimination"
     label = "Double elimination"
-    options = ("seeding", "rng_seed", "grand_final_reset")
+    options = DoubleEliminationOptions
 
     def bracket(self, tournament: Tournament, seeded: Sequence[int]) -> Bracket:
-        return _double(tuple(seeded), tournament.seeding, tournament.rng_seed, tournament.grand_final_reset)
+        options = DoubleEliminationOptions.of(tournament)
+        return _double(tuple(seeded), options.seeding, options.rng_seed, options.grand_final_reset)
 
 
 # Same inputs, same bracket: generating a 4,096-entrant double elimination

@@ -14,12 +14,13 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tournaments.generators import (
     Bracket,
     BracketState,
+    EntrantId,
     GeneratorUserError,
     GroupStage,
     Placing,
@@ -32,15 +33,43 @@ from tournaments.generators import (
 )
 from tournaments.standings import StandingsRow
 
-from ..corrections import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
+from ..correction_plans import CorrectionContext, PlannedChange, bracket_changes, bracket_plan
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, bracket_results, bracket_rows_create, bracket_sync, pairings_create, tournament_finish
+from ..plans import PairingPlan, Run, bracket_fill, bracket_results, bracket_rows
 from .base import GroupTable, TournamentFormat
+from .options import MAX_COUNT, FormatOptions, OptionSpec, double_round_robin_option, option, third_place_option
 from .registry import register
 from .round_robin import schedule_rows
 
 #: Advancing from each group when the organiser does not say.
 DEFAULT_ADVANCE_PER_GROUP = 2
+
+
+@dataclass(frozen=True)
+class GroupsOptions(FormatOptions):
+    group_count: int | None = option(
+        None,
+        OptionSpec(
+            "int",
+            "Groups",
+            "How many round-robin groups; empty: groups of about four.",
+            minimum=1,
+            maximum=MAX_COUNT,
+            nullable=True,
+        ),
+    )
+    advance_per_group: int = option(
+        DEFAULT_ADVANCE_PER_GROUP,
+        OptionSpec(
+            "int", "Advance per group", "How many of each group reach the playoff.", minimum=1, maximum=MAX_COUNT
+        ),
+    )
+    double_round_robin: bool = double_round_robin_option()
+    third_place: bool = third_place_option()
+
+
+def _options(tournament: Tournament) -> GroupsOptions:
+    return GroupsOptions.of(tournament)
 
 
 def default_group_count(entrant_count: int) -> int:
@@ -70,14 +99,14 @@ class GroupsThenPlayoffs(TournamentFormat):
     # Final places come from the playoff bracket, then from the group tables.
     placings = True
     section = TournamentMatch.Bracket.GROUP
-    options = ("group_count", "advance_per_group", "double_round_robin", "third_place")
+    options = GroupsOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
-        groups = tournament.group_count or default_group_count(entrant_count)
-        tournament.group_count = groups
+    def start_check(self, tournament: Tournament, entrant_count: int) -> GroupsOptions:
+        options = _options(tournament)
+        groups = options.group_count or default_group_count(entrant_count)
         if entrant_count < 2 * groups:
             raise GeneratorUserError(f"{entrant_count} players cannot fill {groups} groups of at least 2.")
-        advancing = tournament.advance_per_group
+        advancing = options.advance_per_group
         smallest = entrant_count // groups
         if advancing > smallest:
             raise GeneratorUserError(
@@ -85,32 +114,33 @@ class GroupsThenPlayoffs(TournamentFormat):
             )
         if groups * advancing < 2:
             raise GeneratorUserError("At least two players must reach the playoff: advance more from each group.")
-        if tournament.third_place and groups * advancing < 3:
+        if options.third_place and groups * advancing < 3:
             raise GeneratorUserError("A third-place match needs semi-finals: at least 3 players in the playoff.")
+        return replace(options, group_count=groups)
 
     # --- Pairing and advancing ------------------------------------------------------
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         tournament, players = run.tournament, run.players
         rows: list[TournamentMatch] = []
         for number, schedule in enumerate(self._groups(tournament, run.seeded).schedules, start=1):
             rows += schedule_rows(
                 tournament, schedule, players, section=self.section, key=lambda tail, n=number: f"G{n}-{tail}"
             )
-        return pairings_create(tournament, rows, players)
+        return PairingPlan(create=rows)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         stage = self._stage(run.tournament, run.seeded, run.pairings)
         if not stage.complete:
-            return
+            return PairingPlan()
         bracket = self._playoff(run.tournament, stage)
-        playoff = self._playoff_pairings(run.pairings) or bracket_rows_create(
-            run.tournament, bracket, advance(bracket, {}), run.players
-        )
+        playoff = self._playoff_pairings(run.pairings)
+        if not playoff:
+            # The groups are over: the playoff is drawn, filled from its empty results (no one has played it).
+            return PairingPlan(create=bracket_rows(run.tournament, bracket, advance(bracket, {})))
         state = advance(bracket, bracket_results(playoff))
-        bracket_sync(run.tournament, state, playoff, run.players)
-        if state.finished:
-            tournament_finish(run.tournament, run.entrants, self._placings(state, stage))
+        finish = self._placings(state, stage) if state.finished else None
+        return PairingPlan(update=bracket_fill(state, playoff), finish=finish)
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
@@ -146,7 +176,7 @@ class GroupsThenPlayoffs(TournamentFormat):
             return []  # before the start the groups are not drawn
         stage = self._stage(tournament, [entrant.player_id for entrant in entrants], pairings)
         return [
-            GroupTable(number, table, group_pairings, tournament.advance_per_group)
+            GroupTable(number, table, group_pairings, _options(tournament).advance_per_group)
             for number, (table, group_pairings) in enumerate(zip(stage.tables, stage.pairings, strict=True), start=1)
         ]
 
@@ -156,8 +186,9 @@ class GroupsThenPlayoffs(TournamentFormat):
     # --- Helpers --------------------------------------------------------------------
 
     def _groups(self, tournament: Tournament, seeded: Sequence[int]) -> GroupStage:
-        assert tournament.group_count is not None, "filled at the start"
-        return _group_stage(tuple(seeded), tournament.group_count, tournament.double_round_robin)
+        options = _options(tournament)
+        assert options.group_count is not None, "filled at the start"
+        return _group_stage(tuple(seeded), options.group_count, options.double_round_robin)
 
     def _stage(self, tournament: Tournament, seeded: Sequence[int], pairings: Iterable[TournamentMatch]) -> _Stage:
         groups = self._groups(tournament, seeded).groups
@@ -178,14 +209,15 @@ class GroupsThenPlayoffs(TournamentFormat):
 
     def _playoff(self, tournament: Tournament, stage: _Stage) -> Bracket:
         rankings = tuple(tuple(ranking) for ranking in stage.rankings)
-        return _playoff_bracket(rankings, tournament.advance_per_group, tournament.third_place)
+        options = _options(tournament)
+        return _playoff_bracket(rankings, options.advance_per_group, options.third_place)
 
     def _playoff_pairings(self, pairings: Iterable[TournamentMatch]) -> list[TournamentMatch]:
         return [pairing for pairing in pairings if pairing.bracket != self.section]
 
-    def _placings(self, state: BracketState, stage: _Stage) -> dict[object, Placing]:
+    def _placings(self, state: BracketState, stage: _Stage) -> dict[EntrantId, Placing]:
         """The playoff's places, then those out in the groups: each group position shares the next places."""
-        placings: dict[object, Placing] = {placing.entrant: placing for placing in state.placings}
+        placings: dict[EntrantId, Placing] = {placing.entrant: placing for placing in state.placings}
         place = len(placings) + 1
         for position in range(max(len(ranking) for ranking in stage.rankings)):
             tier = [ranking[position] for ranking in stage.rankings if len(ranking) > position]

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from matches.models import Player
 from tournaments.generators import RoundRobinSchedule, round_robin
 
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, bye_row, pairing_row, pairings_create
+from ..plans import PairingPlan, Run, bye_row, pairing_row
 from .base import TournamentFormat
+from .options import FormatOptions, double_round_robin_option
 from .registry import register
+
+
+@dataclass(frozen=True)
+class RoundRobinOptions(FormatOptions):
+    double_round_robin: bool = double_round_robin_option()
 
 
 @register
@@ -21,18 +28,16 @@ class RoundRobin(TournamentFormat):
     # A round-robin bye is only sitting out (everyone has one when the count is odd): not a win.
     byes_are_wins = False
     section = TournamentMatch.Bracket.ROUND_ROBIN
-    options = ("double_round_robin",)
+    options = RoundRobinOptions
 
-    def open(self, run: Run) -> list[TournamentMatch]:
-        schedule = round_robin(run.seeded, double=run.tournament.double_round_robin)
-        players = run.players
-        rows = schedule_rows(run.tournament, schedule, players, section=self.section, key=lambda tail: f"RR{tail}")
-        return pairings_create(run.tournament, rows, players)
+    def open(self, run: Run) -> PairingPlan:
+        schedule = round_robin(run.seeded, double=RoundRobinOptions.of(run.tournament).double_round_robin)
+        rows = schedule_rows(run.tournament, schedule, run.players, section=self.section, key=lambda tail: f"RR{tail}")
+        return PairingPlan(create=rows)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         # Pairings of a round robin never depend on results: it ends when every one is settled.
-        if run.all_settled():
-            self.finish_by_standings(run)
+        return self.finish_by_standings(run) if run.all_settled() else PairingPlan()
 
 
 def schedule_rows(
@@ -43,7 +48,7 @@ def schedule_rows(
     section: str,
     key: Callable[[str], str],
 ) -> list[TournamentMatch]:
-    """Rows for every round of a schedule: boards ("<round>-<board>") with their matches, and byes."""
+    """Rows for every round of a schedule: boards ("<round>-<board>") and byes."""
     rows: list[TournamentMatch] = []
     for scheduled in schedule.rounds:
         for board, pairing in enumerate(scheduled.pairings, start=1):

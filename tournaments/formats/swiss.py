@@ -3,18 +3,35 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 
 from tournaments.generators import GeneratorUserError, SwissPlayer, swiss_round
 
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, bye_row, pairing_row, pairings_create
+from ..plans import PairingPlan, Run, bye_row, pairing_row
 from .base import TournamentFormat
+from .options import MAX_COUNT, FormatOptions, OptionSpec, option
 from .registry import register
 
 
 def default_swiss_rounds(entrant_count: int) -> int:
     """Enough rounds for one unbeaten player: ceil(log2(n))."""
     return max(1, math.ceil(math.log2(entrant_count)))
+
+
+@dataclass(frozen=True)
+class SwissOptions(FormatOptions):
+    swiss_rounds: int | None = option(
+        None,
+        OptionSpec(
+            "int",
+            "Swiss rounds",
+            "Empty: enough rounds for one unbeaten player (log2 of the entrants).",
+            minimum=1,
+            maximum=MAX_COUNT,
+            nullable=True,
+        ),
+    )
 
 
 @register
@@ -25,31 +42,32 @@ class Swiss(TournamentFormat):
     # A Swiss bye is a win (the issue's rule): the player was ready to play.
     byes_are_wins = True
     section = TournamentMatch.Bracket.SWISS
-    options = ("swiss_rounds",)
+    options = SwissOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
+    def start_check(self, tournament: Tournament, entrant_count: int) -> SwissOptions:
         most = entrant_count - 1 if entrant_count % 2 == 0 else entrant_count
-        tournament.swiss_rounds = tournament.swiss_rounds or min(default_swiss_rounds(entrant_count), most)
-        if tournament.swiss_rounds > most:
+        options = SwissOptions.of(tournament)
+        rounds = options.swiss_rounds or min(default_swiss_rounds(entrant_count), most)
+        if rounds > most:
             raise GeneratorUserError(
                 f"{entrant_count} players can play at most {most} Swiss rounds without rematches; "
-                f"{tournament.swiss_rounds} were asked for."
+                f"{rounds} were asked for."
             )
+        return replace(options, swiss_rounds=rounds)
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._pair_round(run, round_number=1)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         current = max(pairing.round for pairing in run.pairings)
         if not run.all_settled(pairing for pairing in run.pairings if pairing.round == current):
-            return
-        rounds = run.tournament.swiss_rounds or default_swiss_rounds(len(run.entrants))
+            return PairingPlan()
+        rounds = SwissOptions.of(run.tournament).swiss_rounds or default_swiss_rounds(len(run.entrants))
         if current >= rounds:
-            self.finish_by_standings(run)
-        else:
-            self._pair_round(run, round_number=current + 1)
+            return self.finish_by_standings(run)
+        return self._pair_round(run, round_number=current + 1)
 
-    def _pair_round(self, run: Run, *, round_number: int) -> list[TournamentMatch]:
+    def _pair_round(self, run: Run, *, round_number: int) -> PairingPlan:
         # Rank order for pairing: the standings so far, then seed.
         standings = self.table(run.tournament, run.pairings, run.seeded)
         wins = dict.fromkeys(run.seeded, 0)
@@ -93,4 +111,4 @@ class Swiss(TournamentFormat):
                     player_id=int(paired.bye),
                 )
             )
-        return pairings_create(run.tournament, rows, by_id)
+        return PairingPlan(create=rows)

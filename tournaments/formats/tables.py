@@ -34,15 +34,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from matches.models import Match
 from tournaments.generators import GeneratorUserError, Table, first_round, standing_round, table_sizes
 from tournaments.standings import StandingsRow, compute_standings
 
-from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
+from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Tournament, TournamentMatch
-from ..pairings import Run, table_points, table_row
+from ..plans import PairingPlan, Run, table_row
 from .base import PairingResult, TournamentFormat
+from .options import OptionSpec, TableSeatOptions, option
 from .registry import register
 
 #: Rounds before the final table when the organiser does not say.
@@ -51,75 +53,97 @@ DEFAULT_TABLE_ROUNDS = 3
 FINAL = "F"
 
 
+@dataclass(frozen=True)
+class TablesOptions(TableSeatOptions):
+    table_rounds: int | None = option(
+        None,
+        OptionSpec(
+            "int", "Rounds at tables", "Before the final table; empty: 3.", minimum=1, maximum=99, nullable=True
+        ),
+    )
+    final_table_size: int = option(
+        4,
+        OptionSpec(
+            "choice",
+            "Final table",
+            "How many of the top of the standings play the final table.",
+            choices=((4, "Four"), (3, "Three")),
+        ),
+    )
+
+
+def _options(tournament: Tournament) -> TablesOptions:
+    return TablesOptions.of(tournament)
+
+
 @register
 class Tables(TournamentFormat):
     key = "tables"
     label = "Tables of three and four"
     default_tie_breaks = ("table_points", "match_wins", "head_to_head")
     section = TournamentMatch.Bracket.TABLES
-    options = ("table_rounds", "final_table_size")
+    options = TablesOptions
     tables = True
     final_key = FINAL
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
+    def start_check(self, tournament: Tournament, entrant_count: int) -> TablesOptions:
         sizes = table_sizes(entrant_count)  # refuses fewer than three
-        tournament.table_rounds = tournament.table_rounds or DEFAULT_TABLE_ROUNDS
-        if tournament.final_table_size not in (3, 4):
-            raise GeneratorUserError(f"The final table seats 3 or 4 players, not {tournament.final_table_size}.")
         if 2 in sizes and tournament.series == Match.Series.BEST_OF and tournament.series_length % 2 == 0:
             raise GeneratorUserError(
                 f"With {entrant_count} players one table is a pair, whose best of must be odd: "
                 f"use best of {tournament.series_length + 1}, or first to."
             )
+        options = _options(tournament)
+        return replace(options, table_rounds=options.table_rounds or DEFAULT_TABLE_ROUNDS)
 
     def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
-        return table_points(tournament, seats)
+        return _options(tournament).table_points(seats)
 
     # --- Pairing -----------------------------------------------------------------
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._seat(run, 1, first_round(run.seeded))
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         final = next((pairing for pairing in run.pairings if pairing.key == FINAL), None)
         if final is not None:
-            if run.all_settled([final]):
-                self.finish_by_standings(run)
-            return
+            return self.finish_by_standings(run) if run.all_settled([final]) else PairingPlan()
         current = max(pairing.round for pairing in run.pairings)
         if not run.all_settled(pairing for pairing in run.pairings if pairing.round == current):
-            return
-        rounds = run.tournament.table_rounds or DEFAULT_TABLE_ROUNDS
+            return PairingPlan()
+        rounds = _options(run.tournament).table_rounds or DEFAULT_TABLE_ROUNDS
         ranked = [int(row.player) for row in self.table(run.tournament, run.pairings, run.seeded)]
         if current < rounds:
             met: dict[int, set[int]] = {player: set() for player in ranked}
             for pairing in run.pairings:
                 for player in pairing.seat_ids:
                     met[player].update(other for other in pairing.seat_ids if other != player)
-            self._seat(run, current + 1, standing_round(ranked, met))
-            return
-        finalists = ranked[: min(run.tournament.final_table_size, len(ranked))]
-        table_row(
+            return self._seat(run, current + 1, standing_round(ranked, met))
+        finalists = ranked[: min(_options(run.tournament).final_table_size, len(ranked))]
+        final = table_row(
             run.tournament,
             FINAL,
             section=TournamentMatch.Bracket.FINAL_TABLE,
             round_number=rounds + 1,
             position=1,
             players=[run.players[player] for player in finalists],
-        ).save()
+        )
+        return PairingPlan(create=[final])
 
-    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> list[TournamentMatch]:
+    def _seat(self, run: Run, round_number: int, tables: Sequence[Table]) -> PairingPlan:
         players = run.players
-        return TournamentMatch.objects.bulk_create(
-            table_row(
-                run.tournament,
-                f"T{round_number}-{number}",
-                section=self.section,
-                round_number=round_number,
-                position=number,
-                players=[players[int(player)] for player in table],
-            )
-            for number, table in enumerate(tables, start=1)
+        return PairingPlan(
+            create=[
+                table_row(
+                    run.tournament,
+                    f"T{round_number}-{number}",
+                    section=self.section,
+                    round_number=round_number,
+                    position=number,
+                    players=[players[int(player)] for player in table],
+                )
+                for number, table in enumerate(tables, start=1)
+            ]
         )
 
     def plan_correction(

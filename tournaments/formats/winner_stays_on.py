@@ -13,6 +13,7 @@ standings rank by tables won, then table points, then head to head.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from tournaments.generators import (
     GeneratorUserError,
@@ -22,14 +23,41 @@ from tournaments.generators import (
     winner_stays_on_table,
 )
 
-from ..corrections import CorrectionContext, PairingChange, PlannedChange, started_match_ids
+from ..correction_plans import CorrectionContext, PairingChange, PlannedChange, started_match_ids
 from ..models import Entrant, Tournament, TournamentMatch
-from ..pairings import Run, pairing_row, pairings_create, table_points, table_row
+from ..plans import PairingPlan, Run, pairing_row, table_row
 from .base import TournamentFormat
+from .options import OptionSpec, TableSeatOptions, option
 from .registry import register
 
 #: Tie-breaks at a table of three or four when the organiser names none.
 TABLE_TIE_BREAKS = ("match_wins", "table_points", "head_to_head")
+
+
+@dataclass(frozen=True)
+class WinnerStaysOnOptions(TableSeatOptions):
+    """The table's size and how many matches are played; at three or four, what the table plays."""
+
+    max_matches: int | None = option(
+        None,
+        OptionSpec(
+            "int", "Matches", "Empty: about three turns at the table each.", minimum=1, maximum=2**31 - 1, nullable=True
+        ),
+    )
+    table_size: int = option(
+        2,
+        OptionSpec(
+            "choice",
+            "Players at the table",
+            "Three or four: the winner keeps their seat, the others go to the back of the queue "
+            "in their finishing order.",
+            choices=((2, "Two"), (3, "Three"), (4, "Four")),
+        ),
+    )
+
+
+def _options(tournament: Tournament) -> WinnerStaysOnOptions:
+    return WinnerStaysOnOptions.of(tournament)
 
 
 def default_max_matches(entrant_count: int) -> int:
@@ -46,7 +74,7 @@ def winner_stays_on_replay(
     return winner_stays_on(
         [entrant.player_id for entrant in entrants],
         winners,
-        max_matches=tournament.max_matches or default_max_matches(len(entrants)),
+        max_matches=_options(tournament).max_matches or default_max_matches(len(entrants)),
     )
 
 
@@ -64,8 +92,8 @@ def table_replay(
     return winner_stays_on_table(
         list(seeded),
         orders,
-        max_matches=tournament.max_matches or default_max_matches(len(seeded)),
-        table_size=tournament.table_size,
+        max_matches=_options(tournament).max_matches or default_max_matches(len(seeded)),
+        table_size=_options(tournament).table_size,
     )
 
 
@@ -83,52 +111,49 @@ class WinnerStaysOn(TournamentFormat):
     # Each "round" is one match at the one table.
     round_noun = "Match"
     rounds_title = "Matches"
-    options = ("max_matches", "table_size")
+    options = WinnerStaysOnOptions
 
-    def start_check(self, tournament: Tournament, entrant_count: int) -> None:
-        tournament.max_matches = tournament.max_matches or default_max_matches(entrant_count)
-        size = tournament.table_size
-        if size not in (2, 3, 4):
-            raise GeneratorUserError(f"The table seats 2, 3 or 4 players, not {size}.")
+    def start_check(self, tournament: Tournament, entrant_count: int) -> WinnerStaysOnOptions:
+        options = _options(tournament)
+        size = options.table_size
         if entrant_count < size:
             raise GeneratorUserError(f"A table of {size} needs at least {size} players; {entrant_count} entered.")
+        return replace(options, max_matches=options.max_matches or default_max_matches(entrant_count))
 
     def table_sizes(self, tournament: Tournament) -> tuple[int, ...]:
-        return (tournament.table_size,) if tournament.table_size > 2 else ()
+        size = _options(tournament).table_size
+        return (size,) if size > 2 else ()
 
     def table_points(self, tournament: Tournament, seats: int) -> tuple[int, ...] | None:
-        return table_points(tournament, seats) if seats > 2 else None
+        return _options(tournament).table_points(seats) if seats > 2 else None
 
     def tie_breaks(self, tournament: Tournament) -> list[str]:
-        if tournament.table_size > 2 and not tournament.tie_breaks:
+        if _options(tournament).table_size > 2 and not tournament.tie_breaks:
             keys = list(TABLE_TIE_BREAKS)
             if tournament.time_limit_ms is not None:
                 keys = ["timed_cards", *keys]
             return keys
         return super().tie_breaks(tournament)
 
-    def open(self, run: Run) -> list[TournamentMatch]:
+    def open(self, run: Run) -> PairingPlan:
         return self._next(run)
 
-    def advance(self, run: Run) -> None:
+    def advance(self, run: Run) -> PairingPlan:
         if not run.all_settled():
-            return
-        if run.tournament.table_size > 2:
+            return PairingPlan()
+        if _options(run.tournament).table_size > 2:
             finished = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings)).finished
         else:
             finished = winner_stays_on_replay(run.tournament, run.entrants, run.pairings).finished
-        if finished:
-            self.finish_by_standings(run)
-        else:
-            self._next(run)
+        return self.finish_by_standings(run) if finished else self._next(run)
 
-    def _next(self, run: Run) -> list[TournamentMatch]:
-        """Create the next match at the table, if any; return the rows created."""
+    def _next(self, run: Run) -> PairingPlan:
+        """The next match at the table, if any, to create."""
         players = run.players
-        if run.tournament.table_size > 2:
+        if _options(run.tournament).table_size > 2:
             table = table_replay(run.tournament, run.seeded, _decided_orders(run.pairings))
             if table.next_table is None:
-                return []
+                return PairingPlan()
             number = table.matches_played + 1
             row = table_row(
                 run.tournament,
@@ -138,12 +163,11 @@ class WinnerStaysOn(TournamentFormat):
                 position=1,
                 players=[players[int(player)] for player in table.next_table],
             )
-            row.save()
-            return [row]
+            return PairingPlan(create=[row])
         state = winner_stays_on_replay(run.tournament, run.entrants, run.pairings)
         upcoming = state.next_match
         if upcoming is None:
-            return []
+            return PairingPlan()
         number = state.matches_played + 1
         row = pairing_row(
             run.tournament,
@@ -154,7 +178,7 @@ class WinnerStaysOn(TournamentFormat):
             one=players[int(upcoming.first)],
             two=players[int(upcoming.second)],
         )
-        return pairings_create(run.tournament, [row], players)
+        return PairingPlan(create=[row])
 
     def plan_correction(
         self, context: CorrectionContext, target: TournamentMatch, new_winner: int
@@ -163,14 +187,14 @@ class WinnerStaysOn(TournamentFormat):
         ordered = sorted(context.pairings.values(), key=lambda pairing: pairing.round)
         index = ordered.index(target)
         later = ordered[index + 1 :]
-        if context.tournament.table_size > 2:
+        if _options(context.tournament).table_size > 2:
             assert context.corrected is not None, "the service gives the corrected pairing"
             orders = [finishing_order(p) for p in ordered[:index] if p.winner_id is not None]
             orders.append(finishing_order(context.corrected))
             return self._drop_from_first_difference(context, later, orders)
         winners = [pairing.winner_id for pairing in ordered[:index]] + [new_winner]
         seeded = context.seeded
-        max_matches = context.tournament.max_matches or default_max_matches(len(seeded))
+        max_matches = _options(context.tournament).max_matches or default_max_matches(len(seeded))
         started = started_match_ids([pairing.match_id for pairing in later if pairing.match_id is not None])
         planned: list[PlannedChange] = []
         for pairing in later:

@@ -6,7 +6,7 @@ result; everything here is tested without a database.
 
 from .advance import BracketState, MatchStatus, MatchView, Placing, advance
 from .bracket import Bracket, BracketMatch, Empty, LoserOf, PlayedIf, Section, Seeded, SlotRef, WinnerOf
-from .corrections import CorrectionPlan, MatchChange, plan_correction, plan_reseed
+from .bracket_repair import CorrectionPlan, MatchChange, plan_correction, plan_reseed
 from .double_elimination import double_elimination
 from .entrants import EntrantId, GeneratorUserError, InvalidResultError, Pairing
 from .groups import GroupStage, group_stage, playoff_seeds

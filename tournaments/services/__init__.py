@@ -1,10 +1,14 @@
 """Every change to tournaments (HackSoft services: `<entity>_<action>`, keyword-only), by sub-domain.
 
-- `lifecycle`: `tournament_create`, `tournament_start`
+- `lifecycle`: `tournament_create` (the format's `options` checked by its schema), `tournament_start`
 - `entrants`: `entrant_add`, `entrant_remove`
 - `advancement`: `tournament_match_decided` (a decided match advances its tournament)
-- `corrections`: `pairing_correct`
+- `pairing_corrections`: `pairing_correct`
 - `ratings`: `ratings_record_match`, `ratings_recompute` (ratings replayed from the ordered results)
+- `pairings`: the pairing manager, the one writer of pairing rows and their matches: it asks the
+  format for a plan (`tournaments.plans.PairingPlan`) and saves it; called by the services above
+  with the tournament locked
+- `running`, `registration`: the floor (calls, scores) and the entry before the start
 
 Each service that touches a running tournament locks its row first
 (`common.tournament_lock`). What an organiser can fix in a format or a
@@ -13,9 +17,9 @@ generator (`GeneratorUserError`) becomes `Invalid` in one place
 """
 
 from .advancement import tournament_match_decided
-from .corrections import pairing_correct
 from .entrants import MAX_ENTRANTS, entrant_add, entrant_remove
 from .lifecycle import tournament_create, tournament_start
+from .pairing_corrections import pairing_correct
 from .ratings import ratings_recompute, ratings_record_match
 
 __all__ = [

@@ -17,22 +17,24 @@ from matches.models import Match
 from tournaments.formats import format_for
 
 from ..models import TournamentMatch
-from ..pairings import SNAPSHOT_FIELDS, pairing_snapshot
-from ..progress import pairings_advance
+from ..snapshots import SNAPSHOT_FIELDS, pairing_snapshot
 from .common import tournament_lock
-from .ratings import ratings_record_match
+from .pairings import pairings_advance
+from .ratings import ratings_record_locked
 
 
 # savepoint=False: this runs inside the transaction that decides the match; alone, it is atomic.
 @transaction.atomic(savepoint=False)
-def tournament_match_decided(*, match: Match) -> None:
+def tournament_match_decided(*, match_id: int) -> None:
     """A match was just decided (called by `matches.services.match_finish`, in its transaction).
 
     Rates the players, then, if the match is a tournament pairing, records
     the result and advances the tournament: winners (and losers in double
     elimination) move on, the next round is paired, or the tournament finishes.
+    The match's row is the deciding transaction's, locked by it.
     """
-    ratings_record_match(match=match)
+    match = Match.objects.get(pk=match_id)
+    ratings_record_locked(match=match)
     linked = TournamentMatch.objects.filter(match_id=match.pk).values_list("tournament_id", flat=True).first()
     if linked is None:
         return

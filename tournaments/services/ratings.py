@@ -58,11 +58,17 @@ def _change(step: RatingStep[int, int]) -> RatingChange:
 
 
 @transaction.atomic(savepoint=False)
-def ratings_record_match(*, match: Match) -> None:
-    """Rate a match just decided (one rating period for all its players); idempotent per match.
+def ratings_record_match(*, match_id: int) -> None:
+    """Rate a decided match (one rating period for all its players); idempotent per match."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is not None:
+        ratings_record_locked(match=match)
 
-    Called by the tournaments listener in the transaction that finishes the
-    match. If any of its players already has a rating change for a match later in
+
+def ratings_record_locked(*, match: Match) -> None:
+    """`ratings_record_match` for a caller holding the match's row, locked, in its transaction (the listener).
+
+    If any of its players already has a rating change for a match later in
     the rating order, the ratings are replayed from this match instead.
     """
     if match.status != Match.Status.FINISHED or match.finished_at is None:

@@ -33,10 +33,10 @@ MAX_BULK_LINES = 512
 
 @transaction.atomic
 def tournament_create_described(
-    *, user: AnyUser, description: str = "", starts_at: datetime | None = None, **options: Any
+    *, user: AnyUser, description: str = "", starts_at: datetime | None = None, **fields: Any
 ) -> Tournament:
     """`tournament_create` with what the public page says of the event and when it starts."""
-    tournament = tournament_create(user=user, **options)
+    tournament = tournament_create(user=user, **fields)
     tournament.description = description.strip()
     tournament.starts_at = starts_at
     tournament.save(update_fields=["description", "starts_at"])

@@ -10,7 +10,9 @@ from django.contrib.auth import get_user_model, password_validation
 from django.db.models import QuerySet
 
 from matches.models import Game
+from matches.placings import DEFAULT_POINTS_PER_PLACE
 from tournaments.formats import FORMATS, format_choices
+from tournaments.formats.options import OptionSpec
 from web.forms.points import points_input, time_limit_input
 from web.presenters.seats import players_title
 from web.selectors.logs import games_grouped
@@ -144,121 +146,84 @@ class TournamentForm(ServiceErrors):
     tie_break_2 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 2")
     tie_break_3 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 3")
     tie_break_4 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 4")
-    seeding = forms.ChoiceField(
-        choices=[("standard", "By seed"), ("random", "Random draw"), ("as_given", "As listed")], initial="standard"
-    )
-    rng_seed = forms.IntegerField(required=False, label="Draw number", help_text="For a random draw: any number.")
-    third_place = forms.BooleanField(required=False, label="Play a third-place match")
-    grand_final_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
-    double_round_robin = forms.BooleanField(required=False, label="Everyone meets twice")
-    swiss_rounds = forms.IntegerField(required=False, min_value=1, label="Swiss rounds")
-    max_matches = forms.IntegerField(required=False, min_value=1, label="Matches (winner stays on)")
-    table_size = forms.TypedChoiceField(
-        choices=[(2, "Two"), (3, "Three"), (4, "Four")],
-        coerce=int,
-        initial=2,
-        required=False,
-        label="Players at the table",
-        help_text="Three or four: the winner keeps their seat, the others go to the back of the queue.",
-    )
-    group_count = forms.IntegerField(
-        required=False, min_value=1, label="Groups", help_text="Empty: groups of about four."
-    )
-    advance_per_group = forms.IntegerField(
-        required=False, min_value=1, initial=2, label="Advance per group", help_text="To the playoff."
-    )
-    table_rounds = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=99,
-        label="Rounds at tables",
-        help_text="Before the final table; empty: 3.",
-    )
-    final_table_size = forms.TypedChoiceField(
-        choices=[(4, "Four"), (3, "Three")], coerce=int, initial=4, label="Final table", required=False
-    )
-    ruleset_four = forms.ChoiceField(
-        choices=lambda: _table_ruleset_choices(4), initial="four-way", required=False, label="Ruleset at four"
-    )
-    points_four = points_input(
-        label="Points at four", help_text="Per place, best first. Empty: 3-1-0-0.", placeholder="3-1-0-0"
-    )
-    ruleset_three = forms.ChoiceField(
-        choices=lambda: _table_ruleset_choices(3), initial="three-way", required=False, label="Ruleset at three"
-    )
-    points_three = points_input(
-        label="Points at three", help_text="Per place, best first. Empty: 2-1-0.", placeholder="2-1-0"
-    )
     time_limit_seconds = time_limit_input(
         label="Timed rounds (seconds)",
         help_text="Empty: ordinary races. Set: each game scores the cards played by then, and the standings "
         "rank by them first.",
     )
 
-    #: The options every format reads, shown whatever the format is.
-    OPTION_FIELDS = (
-        "seeding",
-        "rng_seed",
-        "third_place",
-        "grand_final_reset",
-        "double_round_robin",
-        "swiss_rounds",
-        "max_matches",
-        "table_size",
-        "group_count",
-        "advance_per_group",
-        "table_rounds",
-        "final_table_size",
-    )
-    #: The options of formats played at tables: a ruleset and points per place for each table size.
-    TABLE_FIELDS = ("ruleset_four", "points_four", "ruleset_three", "points_three")
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Each option names the formats that read it; the page shows only the chosen format's (static/js/forms.js).
-        for name in self.OPTION_FIELDS:
-            used_by = [key for key, fmt in FORMATS.items() if name in fmt.options]
-            self.fields[name].widget.attrs["data-formats"] = " ".join(used_by)
-        tables = " ".join(key for key, fmt in FORMATS.items() if fmt.tables)
-        for name in self.TABLE_FIELDS:
-            self.fields[name].widget.attrs["data-formats"] = tables
+        # Every format's options, as its schema declares them, named "<format>-<option>"; the page
+        # shows them in a fieldset per format (static/js/site.js shows only the chosen format's).
+        for key, fmt in FORMATS.items():
+            for name, (spec, default) in fmt.options.specs().items():
+                self.fields[f"{key}-{name}"] = option_field(spec, default)
         self.fields["format"].widget.attrs["data-role"] = "format"
 
-    def option_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in (*self.OPTION_FIELDS, *self.TABLE_FIELDS)]
+    def format_fieldsets(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """(format key, legend, its option fields) for every format that has options."""
+        return [
+            (key, f"{fmt.label} options", [self[f"{key}-{name}"] for name in fmt.options.specs()])
+            for key, fmt in FORMATS.items()
+            if fmt.options.specs()
+        ]
 
     def format_descriptions(self) -> list[tuple[str, str]]:
         return [(key, FORMAT_DESCRIPTIONS.get(key, "")) for key in FORMATS]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Only the chosen format's options are read: another format's fields cannot stop the form.
+        chosen = f"{data.get('format', '')}-"
+        for name in list(self.errors):
+            if "-" in name and not name.startswith(chosen):
+                del self.errors[name]
+        return data
+
+    def add_service_error(self, field: str | None, message: str) -> None:
+        """An option's error (`options.<name>`) is shown by the chosen format's field of that name."""
+        if field and field.startswith("options."):
+            field = f"{self.cleaned_data['format']}-{field.removeprefix('options.')}"
+        super().add_service_error(field, message)
+
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         tie_breaks = [data[f"tie_break_{n}"] for n in range(1, 5) if data.get(f"tie_break_{n}")]
+        key = data["format"]
+        options = {
+            name: data[f"{key}-{name}"]
+            for name in FORMATS[key].options.specs()
+            # An empty box takes the option's default.
+            if data.get(f"{key}-{name}") not in (None, "")
+        }
         return {
             "name": data["name"],
             "description": data["description"],
             "starts_at": data["starts_at"],
-            "format": data["format"],
+            "format": key,
             data["series"]: data["series_length"],
             "ruleset": data["ruleset"],
             "tie_breaks": tie_breaks,
-            "seeding": data["seeding"],
-            "rng_seed": data["rng_seed"],
-            "third_place": data["third_place"],
-            "grand_final_reset": data["grand_final_reset"],
-            "double_round_robin": data["double_round_robin"],
-            "swiss_rounds": data["swiss_rounds"],
-            "max_matches": data["max_matches"],
-            "table_size": data["table_size"] or 2,
-            "group_count": data["group_count"],
-            "advance_per_group": data["advance_per_group"] or 2,
-            "table_rounds": data["table_rounds"],
-            "final_table_size": data["final_table_size"] or 4,
             "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
-            "ruleset_three": data["ruleset_three"] or None,
-            "ruleset_four": data["ruleset_four"] or None,
-            "points_three": data["points_three"],
-            "points_four": data["points_four"],
+            "options": options,
         }
+
+
+def option_field(spec: OptionSpec, default: object) -> forms.Field:
+    """The form's field for one format option, from its declaration (`tournaments.formats.options`)."""
+    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": spec.help_text}
+    if spec.kind == "bool":
+        return forms.BooleanField(initial=default, **common)
+    if spec.kind == "choice":
+        coerce = int if isinstance(spec.choices[0][0], int) else str
+        return forms.TypedChoiceField(choices=spec.choices, coerce=coerce, initial=default, **common)
+    if spec.kind == "points":
+        example = "-".join(map(str, DEFAULT_POINTS_PER_PLACE[spec.seats]))
+        return points_input(label=spec.label, help_text=spec.help_text, placeholder=example)
+    if spec.kind == "ruleset":
+        return forms.ChoiceField(choices=lambda: _table_ruleset_choices(spec.seats), initial=default, **common)
+    return forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum, initial=default, **common)
 
 
 class EntrantForm(forms.Form):

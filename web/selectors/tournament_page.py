@@ -26,6 +26,7 @@ from tournaments.cache import TournamentCache
 from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
 from tournaments.formats.elimination import BracketFormat
+from tournaments.formats.options import TableSeatOptions
 from tournaments.generators import Bracket, advance
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.selectors import (
@@ -512,7 +513,8 @@ def final_table(loader: PageLoader) -> TournamentMatch | None:
 def table_rulesets(tournament: Tournament, sizes: tuple[int, ...] = (3, 4)) -> str:
     """What an event plays at its tables of three and four, in words ("three-way at 3, four-way at 4")."""
     names = []
-    for ruleset, seats in ((tournament.ruleset_three, 3), (tournament.ruleset_four, 4)):
+    seating = TableSeatOptions.of(tournament)
+    for ruleset, seats in ((seating.ruleset_three, 3), (seating.ruleset_four, 4)):
         if seats not in sizes:
             continue
         name = ruleset_resolve(ruleset, seats=seats)[1] if ruleset else ""

@@ -40,9 +40,9 @@ from benchmarks.workers import current_database_url
 from matches.models import Game, Match, Player
 from speedsite.site_cache import GENERATION_KEY
 from tournaments.models import Entrant, Tournament, TournamentMatch
-from tournaments.progress import pairings_advance
 from tournaments.services import tournament_create, tournament_start
 from tournaments.services.common import tournament_lock
+from tournaments.services.pairings import pairings_advance
 from web.selectors.tournament_page import PageLoader, bracket_index
 
 BUDGET = {1024: (50.0, 250_000), 4096: (150.0, 250_000)}
@@ -87,7 +87,7 @@ class Command(BaseCommand):
                 Player(handle=f"{label}-{n:05d}", display_name=f"Bench player {n}") for n in range(1, entrants + 1)
             )
             rng.shuffle(players)  # handles in another order than seeds: a name sort is not a seed sort
-            swiss, started_swiss = self._build(organiser, players, "swiss", label, swiss_rounds=10)
+            swiss, started_swiss = self._build(organiser, players, "swiss", label, options={"swiss_rounds": 10})
             built.append(swiss)
             for _ in range(3):
                 self._decide_round(swiss, rng)

@@ -40,7 +40,7 @@ def build_swiss_tournament(*, players: int, rounds: int, rng: random.Random, lab
         series="best_of",
         series_length=3,
         ruleset={},
-        swiss_rounds=rounds,
+        options={"swiss_rounds": rounds},
     )
     Entrant.objects.bulk_create(
         Entrant(tournament=tournament, player=player, seed=seed) for seed, player in enumerate(roster, start=1)

@@ -107,7 +107,7 @@ TOURNAMENTS: list[tuple[str, str, dict[str, Any], list[str], int | None]] = [
         # Corrected once finished (CORRECTION), then its annulled matches played again.
         "Spring Cup",
         Tournament.Format.SINGLE_ELIMINATION,
-        {"best_of": 3, "ruleset": "speed", "third_place": True},
+        {"best_of": 3, "ruleset": "speed", "options": {"third_place": True}},
         ["alice", "ben", "chloe", "dev", "emma", "finn", "gina", "hugo"],
         None,
     ),
@@ -117,7 +117,7 @@ TOURNAMENTS: list[tuple[str, str, dict[str, Any], list[str], int | None]] = [
         {
             "best_of": 1,
             "ruleset": "speed",
-            "swiss_rounds": 3,
+            "options": {"swiss_rounds": 3},
             "tie_breaks": ["match_wins", "buchholz", "game_wins", "card_margin"],
         },
         ["alice", "ben", "chloe", "dev", "emma", "finn"],

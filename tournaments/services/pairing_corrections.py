@@ -4,29 +4,34 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from matches.models import Match
-from matches.services import AnyUser, TableCorrection, table_correction_plan
+from matches.services import (
+    AnyUser,
+    TableCorrection,
+    match_annul,
+    match_correct,
+    match_correct_places,
+    table_correction_plan,
+)
 from speedsite.errors import Conflict, Invalid, NotFound
 from tournaments.formats import format_for
 
-from ..corrections import (
-    CorrectedResult,
-    CorrectionContext,
-    CorrectionMade,
-    CorrectionPreview,
-    MatchBusyError,
-    corrected_pairing,
-    correction_apply,
-)
-from ..models import CorrectionRecord, Tournament, TournamentMatch
-from ..progress import pairings_advance
+from ..correction_plans import CorrectionContext, CorrectionPreview, PlannedChange, corrected_pairing
+from ..models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 from ..selectors import entrant_list
+from ..snapshots import SNAPSHOT_FIELDS, pairing_snapshot
 from .common import organiser_fixable, require_organiser, tournament_lock
+from .pairings import pairings_advance
 from .ratings import ratings_recompute
+
+
+class MatchBusyError(Exception):
+    """An affected match is locked by a result being recorded right now."""
 
 
 @transaction.atomic
@@ -123,7 +128,7 @@ def pairing_correct(
             else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
             points,
         )
-        changed = correction_apply(
+        changed = _correction_apply(
             context, target, result, planned, CorrectionMade(record.pk, user, reason, annul_reason)
         )
     except MatchBusyError as exc:
@@ -190,3 +195,115 @@ def _table_preview(table: TableCorrection) -> dict[str, Any]:
         ],
         "standing": {"before": table.standing(corrected=False), "after": table.standing(corrected=True)},
     }
+
+
+@dataclass(frozen=True)
+class CorrectionMade:
+    """Who corrects, why, and the history row the changes name (`CorrectionRecord`)."""
+
+    record_id: int
+    user: AnyUser
+    reason: str
+    annul_reason: str
+
+
+@dataclass(frozen=True)
+class CorrectedResult:
+    """The corrected result of the target: its new winner, and for a table the games' places by handle."""
+
+    winner: int
+    table_games: Mapping[int, Mapping[str, int]] | None = None
+    #: Points per place of the pairing's seats in its format (None: the format counts wins).
+    points_per_place: tuple[int, ...] | None = None
+
+
+def _correction_apply(
+    context: CorrectionContext,
+    target: TournamentMatch,
+    result: CorrectedResult,
+    planned: list[PlannedChange],
+    made: CorrectionMade,
+) -> list[int]:
+    """Save the correction: the corrected match itself, re-filled and reset pairings; the caller then advances.
+
+    The target's match is turned round (`match_correct`), or a table's games
+    take their corrected places (`match_correct_places`), and the pairing
+    records it as it now is (every snapshot field); the played matches of
+    reset pairings are annulled (`match_annul`): kept and shown, counted
+    nowhere. Returns the ids of the matches whose results changed or stopped
+    counting, for the ratings.
+    """
+    new_winner = result.winner
+    played = [target.match_id] if target.match_id is not None else []
+    match_ids = played + [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
+    try:
+        # Never wait for a match whose result is being recorded right now: that
+        # transaction waits for this tournament's lock, which would deadlock.
+        list(Match.objects.select_for_update(nowait=True).filter(pk__in=match_ids).values_list("pk", flat=True))
+    except DatabaseError as exc:
+        raise MatchBusyError from exc
+    changed = list(played)
+    target.winner_id = new_winner
+    target.result_source = TournamentMatch.Source.CORRECTION
+    if target.match_id is not None:
+        if result.table_games is not None:
+            match_correct_places(
+                match_id=target.match_id,
+                games=result.table_games,
+                correction_id=made.record_id,
+                made_by=made.user,
+                reason=made.reason,
+            )
+        else:
+            match_correct(
+                match_id=target.match_id,
+                winner_id=new_winner,
+                correction_id=made.record_id,
+                made_by=made.user,
+                reason=made.reason,
+            )
+        # The pairing records its match as the correction left it (the score turned round, a table's places).
+        for name, value in pairing_snapshot(context.tournament, target, result.points_per_place).items():
+            setattr(target, name, value)
+    target.save(update_fields=["winner", "result_source", *SNAPSHOT_FIELDS])
+
+    def set_aside(match_id: int) -> None:
+        match_annul(match_id=match_id, correction_id=made.record_id, made_by=made.user, reason=made.annul_reason)
+        changed.append(match_id)
+
+    never_played: list[int] = []
+    for item in planned:
+        pairing = item.pairing
+        if item.new_players is None:
+            if pairing.match_id is not None:
+                if item.change.action == "reset":
+                    set_aside(pairing.match_id)
+                else:
+                    never_played.append(pairing.match_id)
+            pairing.delete()
+            continue
+        if item.result_dropped:
+            pairing.winner_id = None
+            pairing.result_source = ""
+            pairing.games_one = pairing.games_two = pairing.cards_left_one = pairing.cards_left_two = 0
+            pairing.decided_at = None
+        if pairing.match_id is not None:
+            if item.change.action == "reset":
+                set_aside(pairing.match_id)
+                pairing.match = None  # the played match stays in the records, annulled, outside the tournament
+            elif item.ready_after:
+                one, two = item.new_players
+                Match.objects.filter(pk=pairing.match_id).update(player_one_id=one, player_two_id=two)
+            else:
+                never_played.append(pairing.match_id)
+                pairing.match = None
+        pairing.save()
+    # A match never played whose players are no longer known has nothing worth keeping.
+    Match.objects.filter(pk__in=never_played).delete()
+    tournament = context.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.finished_at = None
+        tournament.save(update_fields=["status", "finished_at"])
+        Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
+    return changed

@@ -5,39 +5,34 @@ brackets use the pure `plan_correction` (recompute from results, dropping
 later results whose players changed) through `bracket_plan`; winner stays on
 replays its queue; round robin and Swiss change only the standings; tables
 keep the rounds already seated (as Swiss does) and re-seat the final table
-when its finalists change (as a playoff after groups). `correction_apply`
-saves any plan the same way.
+when its finalists change (as a playoff after groups). Nothing here writes:
+`tournaments.services.pairing_corrections` applies any plan the same way.
 
 Two players' results are corrected by naming the winner (every decided game
 turned round); a table's by the corrected places of some of its games (the
 series is run again). Either way the planning sees the corrected pairing as
 it will be (`CorrectionContext.corrected`: winner, places and points).
 
-Called by `tournaments.services.corrections.pairing_correct` with the tournament locked.
+Called by `tournaments.services.pairing_corrections.pairing_correct` with the tournament locked.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from django.db import DatabaseError
 
 from matches.models import Game, Match
 from matches.placings import places_from_winner
 from matches.series import TableGameRow
-from matches.services import AnyUser, TableCorrection, match_annul, match_correct, match_correct_places
+from matches.services import TableCorrection
 from replays.models import MatchLog
 from tournaments.generators import Bracket, MatchChange, MatchStatus, plan_correction
 
 from .models import Entrant, Tournament, TournamentMatch
-from .pairings import SNAPSHOT_FIELDS, bracket_results, pairing_snapshot, table_standing
-
-
-class MatchBusyError(Exception):
-    """An affected match is locked by a result being recorded right now."""
+from .plans import bracket_results
+from .snapshots import table_standing
 
 
 @dataclass(frozen=True)
@@ -222,115 +217,3 @@ def corrected_pairing(
         ]
     corrected.places, corrected.points = table_standing(games, seats=len(seats), points_per_place=points_per_place)
     return corrected
-
-
-@dataclass(frozen=True)
-class CorrectionMade:
-    """Who corrects, why, and the history row the changes name (`CorrectionRecord`)."""
-
-    record_id: int
-    user: AnyUser
-    reason: str
-    annul_reason: str
-
-
-@dataclass(frozen=True)
-class CorrectedResult:
-    """The corrected result of the target: its new winner, and for a table the games' places by handle."""
-
-    winner: int
-    table_games: Mapping[int, Mapping[str, int]] | None = None
-    #: Points per place of the pairing's seats in its format (None: the format counts wins).
-    points_per_place: tuple[int, ...] | None = None
-
-
-def correction_apply(
-    context: CorrectionContext,
-    target: TournamentMatch,
-    result: CorrectedResult,
-    planned: list[PlannedChange],
-    made: CorrectionMade,
-) -> list[int]:
-    """Save the correction: the corrected match itself, re-filled and reset pairings; the caller then advances.
-
-    The target's match is turned round (`match_correct`), or a table's games
-    take their corrected places (`match_correct_places`), and the pairing
-    records it as it now is (every snapshot field); the played matches of
-    reset pairings are annulled (`match_annul`): kept and shown, counted
-    nowhere. Returns the ids of the matches whose results changed or stopped
-    counting, for the ratings.
-    """
-    new_winner = result.winner
-    played = [target.match_id] if target.match_id is not None else []
-    match_ids = played + [item.pairing.match_id for item in planned if item.pairing.match_id is not None]
-    try:
-        # Never wait for a match whose result is being recorded right now: that
-        # transaction waits for this tournament's lock, which would deadlock.
-        list(Match.objects.select_for_update(nowait=True).filter(pk__in=match_ids).values_list("pk", flat=True))
-    except DatabaseError as exc:
-        raise MatchBusyError from exc
-    changed = list(played)
-    target.winner_id = new_winner
-    target.result_source = TournamentMatch.Source.CORRECTION
-    if target.match_id is not None:
-        if result.table_games is not None:
-            match_correct_places(
-                match_id=target.match_id,
-                games=result.table_games,
-                correction_id=made.record_id,
-                made_by=made.user,
-                reason=made.reason,
-            )
-        else:
-            match_correct(
-                match_id=target.match_id,
-                winner_id=new_winner,
-                correction_id=made.record_id,
-                made_by=made.user,
-                reason=made.reason,
-            )
-        # The pairing records its match as the correction left it (the score turned round, a table's places).
-        for name, value in pairing_snapshot(context.tournament, target, result.points_per_place).items():
-            setattr(target, name, value)
-    target.save(update_fields=["winner", "result_source", *SNAPSHOT_FIELDS])
-
-    def set_aside(match_id: int) -> None:
-        match_annul(match_id=match_id, correction_id=made.record_id, made_by=made.user, reason=made.annul_reason)
-        changed.append(match_id)
-
-    never_played: list[int] = []
-    for item in planned:
-        pairing = item.pairing
-        if item.new_players is None:
-            if pairing.match_id is not None:
-                if item.change.action == "reset":
-                    set_aside(pairing.match_id)
-                else:
-                    never_played.append(pairing.match_id)
-            pairing.delete()
-            continue
-        if item.result_dropped:
-            pairing.winner_id = None
-            pairing.result_source = ""
-            pairing.games_one = pairing.games_two = pairing.cards_left_one = pairing.cards_left_two = 0
-            pairing.decided_at = None
-        if pairing.match_id is not None:
-            if item.change.action == "reset":
-                set_aside(pairing.match_id)
-                pairing.match = None  # the played match stays in the records, annulled, outside the tournament
-            elif item.ready_after:
-                one, two = item.new_players
-                Match.objects.filter(pk=pairing.match_id).update(player_one_id=one, player_two_id=two)
-            else:
-                never_played.append(pairing.match_id)
-                pairing.match = None
-        pairing.save()
-    # A match never played whose players are no longer known has nothing worth keeping.
-    Match.objects.filter(pk__in=never_played).delete()
-    tournament = context.tournament
-    if tournament.status == Tournament.Status.FINISHED:
-        tournament.status = Tournament.Status.RUNNING
-        tournament.finished_at = None
-        tournament.save(update_fields=["status", "finished_at"])
-        Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
-    return changed
