@@ -26,6 +26,7 @@ import importlib.util
 import io
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -34,6 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import orjson
 
@@ -65,14 +67,17 @@ def load_engine_at(commit: str, into: Path) -> ModuleType:
     Raises `LookupError` with the reason when git, the repository or the commit is not there.
     """
     repository = Path(__file__).resolve().parent.parent
+    git = shutil.which("git")
+    if git is None:
+        raise LookupError("git is not installed")
+    if commit.startswith("-"):
+        raise LookupError(f"{commit!r} is not a commit")
     try:
-        archive = subprocess.run(
-            ["git", "-C", str(repository), "archive", "--format=tar", commit, BASELINE_PATH],
+        archive = subprocess.run(  # noqa: S603 - a list of arguments, no shell; git reads the commit as a name
+            [git, "-C", str(repository), "archive", "--format=tar", commit, BASELINE_PATH],
             capture_output=True,
             check=True,
         ).stdout
-    except FileNotFoundError:
-        raise LookupError("git is not installed") from None
     except subprocess.CalledProcessError as error:
         reason = error.stderr.decode(errors="replace").strip().splitlines()
         raise LookupError(reason[0] if reason else f"git archive exited {error.returncode}") from None
@@ -98,7 +103,7 @@ def load_engine_at(commit: str, into: Path) -> ModuleType:
     return module
 
 
-def _rounds(engine: Engine, blobs: list[bytes], documents: list[object]) -> dict[str, Round]:
+def _rounds(engine: Engine, blobs: list[bytes], documents: list[Any]) -> dict[str, Round]:
     """One timed round per bench line: each verifies every game once."""
     from_bytes, from_document = engine
 
@@ -145,9 +150,9 @@ def run_bench(
 ) -> dict[str, tuple[float, float | None]]:
     """Print, and return, each line's games/s for this engine and for the engine at `against` (or None)."""
     pinned = _pin_to_one_core()
-    documents: list[object] = [simulate(ruleset, seed=seed) for seed in range(games)]
+    documents = [simulate(ruleset, seed=seed) for seed in range(games)]
     blobs = [orjson.dumps(document) for document in documents]
-    events = sum(len(document["events"]) for document in documents)  # type: ignore[index]
+    events = sum(len(document["events"]) for document in documents)
     if not all(verify_bytes(blob).valid for blob in blobs):
         raise SystemExit("bench: a simulated game failed verification; fix the engine first")
 
