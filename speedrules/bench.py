@@ -131,16 +131,16 @@ def _rounds(engine: Engine, blobs: list[bytes], documents: list[Any]) -> dict[st
     }
 
 
-def _best_times(lanes: list[dict[str, Round]], rounds: int) -> list[dict[str, float]]:
+def _best_times(engines: list[dict[str, Round]], rounds: int) -> list[dict[str, float]]:
     """Each engine's best time per line, the engines taking turns within every round."""
-    best = [dict.fromkeys(lane, float("inf")) for lane in lanes]
+    best = [dict.fromkeys(lines, float("inf")) for lines in engines]
     for round_number in range(rounds):
-        for line in lanes[0]:
+        for line in engines[0]:
             # Alternate who goes first, so neither always runs on a warmed (or a cooled) core.
-            order = range(len(lanes)) if round_number % 2 == 0 else reversed(range(len(lanes)))
+            order = range(len(engines)) if round_number % 2 == 0 else reversed(range(len(engines)))
             for engine in order:
                 started = time.perf_counter()
-                lanes[engine][line]()
+                engines[engine][line]()
                 best[engine][line] = min(best[engine][line], time.perf_counter() - started)
     return best
 

@@ -7,9 +7,12 @@ format, read by the one parser of `events.py` into a typed event; its clock;
 whether the game is already over; then its own checks in the order the spec
 lists them); the claimed result last.
 
-Plain verification records nothing per step; with `steps=True` it keeps a
-`Step` after the deal and after each event that passed. Both run the same
-checks: recording is an addition, never a second set of rules.
+There is one lane: the parser of `events.py` reads each event, the checks
+here judge it (they only read the table), and `GameState.apply` makes the
+move. Plain verification records nothing per step; with `steps=True` it keeps
+the deck and the events that passed, and `steps.StepReplay` builds the `Step`
+values from them the first time they are read, through the same parser and
+`GameState.apply`: recording is an addition, never a second set of rules.
 """
 
 from __future__ import annotations
