@@ -8,7 +8,8 @@ Other tools parse this output, so its shape is a contract:
   every file is valid, 1 when any is not, 2 when a file cannot be read or is
   not JSON (that file is reported with code `bad_format`). `-` reads stdin.
 - `simulate --ruleset NAME --seed N [--players a,b]` prints a valid log.
-- `bench` prints games verified per second on one core.
+- `bench [--against COMMIT]` prints games verified per second on one core,
+  and the same for the engine of an older commit (by default b54e23b).
 """
 
 from __future__ import annotations
@@ -98,9 +99,10 @@ def command_simulate(args: argparse.Namespace) -> int:
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    from .bench import run_bench  # noqa: PLC0415 - keeps `verify` start-up lean
+    from .bench import BASELINE, run_bench  # noqa: PLC0415 - keeps `verify` start-up lean
 
-    run_bench(games=args.games, ruleset=args.ruleset, rounds=args.rounds)
+    against = BASELINE if args.against is None else args.against or None
+    run_bench(games=args.games, ruleset=args.ruleset, rounds=args.rounds, against=against)
     return EXIT_VALID
 
 
@@ -123,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=int, default=2000, help="simulated games per round (default 2000)")
     bench.add_argument("--rounds", type=int, default=5, help="timed rounds; the best is reported (default 5)")
     bench.add_argument("--ruleset", default="speed", choices=sorted(PRESETS))
+    bench.add_argument(
+        "--against",
+        metavar="COMMIT",
+        help="also time the engine of this commit, from git, on the same games (default b54e23b; '' for none)",
+    )
     bench.set_defaults(handler=command_bench)
     return parser
 

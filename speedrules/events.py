@@ -20,9 +20,7 @@ import json
 from collections.abc import Callable, Sequence, Sized
 from typing import Any, NamedTuple
 
-import orjson
-
-from .cards import CARD_COUNT, CARD_ID, Card, card_names
+from .cards import CARD_ID, Card, card_names
 from .errors import ErrorCode, LogError
 from .rulesets import Ruleset
 
@@ -276,109 +274,57 @@ def _move(event: dict[str, Any], index: int, t: int, ruleset: Ruleset) -> Move:
     return Move(t, seat, card, _stock_index(event, index, "from", ruleset), _stock_index(event, index, "to", ruleset))
 
 
-def _careful_parse(
-    event: object, index: int, ruleset: Ruleset, *, players: Sequence[str], draws: Sequence[Sized]
-) -> Event:
-    """Every format check of spec section 5, in the spec's order: the reference reading of an event."""
-    if type(event) is not dict:
-        raise event_error(index, "The event must be a JSON object.")
-    t = event.get("t")
-    if type(t) is not int:
-        raise event_error(index, f"`t` must be whole milliseconds, not {t!r}.")
-    kind = event.get("type")
-    if kind == "play":
-        if "cards" in event:
-            return _run(event, index, t, ruleset)
-        seat, pile = _seat_and_pile(event, index, ruleset)
-        name = event.get("card")
-        card = CARD_ID.get(name) if type(name) is str else None
-        if card is None:
-            raise _bad_card(index, event)
-        if ruleset.tableau:  # the stock pile the card comes from
-            return Play(t, seat, pile, (card,), _stock_index(event, index, "from", ruleset))
-        return Play(t, seat, pile, (card,))
-    if kind == "collision":
-        return _collision(event, index, t, ruleset)
-    if kind == "stall":
-        return _stall(event, index, t, ruleset, players=players, draws=draws)
-    if kind == "reshuffle":
-        return _reshuffle(event, index, t, ruleset)
-    if kind == "speed":
-        caller = event.get("player")
-        if type(caller) is not int or not 0 <= caller < ruleset.players:
-            raise _bad_seat(index, caller, ruleset.players)
-        return SpeedCall(t, caller)
-    if kind == "move" and ruleset.tableau:
-        return _move(event, index, t, ruleset)
-    known = TABLEAU_EVENT_TYPES if ruleset.tableau else EVENT_TYPES
-    raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
-
-
-# "type", "t", "player", "pile", "card" and "cards", the keys the fast paths read, as
-# orjson's own str objects. orjson hands out one cached object per short key, so a look-up
-# with that very object matches by identity instead of comparing the text (a quarter off
-# reading a play's fields). Any other equal string (the standard library's keys, or
-# orjson's after its cache evicted one) still matches by value: speed only, never a
-# different answer.
-FAST_KEYS: tuple[str, ...] = tuple(orjson.loads(b'{"type": 0, "t": 0, "player": 0, "pile": 0, "card": 0, "cards": 0}'))
-
-#: `_ONE_CARD[card]` is `(card,)`: one tuple per card for every one-card play, not one per play.
-_ONE_CARD: tuple[tuple[Card], ...] = tuple((card,) for card in range(CARD_COUNT))
-
-
 def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized]) -> EventParser:
-    """The parser of one game's events (spec section 5, format checks in the spec's order).
+    """The parser of one game's events: every format check of spec section 5, in the spec's order.
 
     `draws` are the game's draw piles as the replay stands when an event is
     read: a draw-pile stall must name a pile for each draw pile that has
     cards and null for each empty one, a format rule that reads the table.
     """
-    # Membership in a tuple of the valid numbers is the cheapest range check; the type
-    # checks beside it keep out True and 1.0, which equal 1.
-    seat_numbers = tuple(range(ruleset.players))
-    pile_numbers = tuple(range(ruleset.center_piles))
-    # A tableau play carries `from`: the careful path reads it.
-    player_numbers = () if ruleset.tableau else seat_numbers
-    piles_key_unread = not ruleset.stalls_from_draw_piles
-    card_id = CARD_ID
-    one_card = _ONE_CARD
-    new = tuple.__new__
-    type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
+    seats = ruleset.players
+    piles = ruleset.center_piles
+    tableau = bool(ruleset.tableau)
+    known = TABLEAU_EVENT_TYPES if tableau else EVENT_TYPES
+    card_id = CARD_ID.get
+    new = tuple.__new__  # builds an event without the named tuple's own `__new__`, a Python call
 
-    def parse(event: Any, index: int) -> Event:
-        # Most events are well-formed one-card plays, stalls and calls. This path
-        # reads them with the fewest steps and returns only what `_careful_parse`
-        # would return; anything else (another type, a missing key, a wrong value)
-        # goes to `_careful_parse`, which finds the first fault in the spec's order.
-        try:
-            kind = event[type_key]
-            if kind == "play":
-                if cards_key not in event:
-                    t = event[t_key]
-                    seat = event[player_key]
-                    pile = event[pile_key]
-                    card = card_id[event[card_key]]  # KeyError: not a card; TypeError: not even hashable
-                    if (
-                        seat in player_numbers
-                        and pile in pile_numbers
-                        and t.__class__ is int
-                        and seat.__class__ is int
-                        and pile.__class__ is int
-                        and event.__class__ is dict
-                    ):
-                        return new(Play, (t, seat, pile, one_card[card], None))
-            elif kind == "stall":
-                if piles_key_unread:
-                    t = event[t_key]
-                    if t.__class__ is int and event.__class__ is dict:
-                        return new(Stall, (t, None))
-            elif kind == "speed":
-                t = event[t_key]
-                seat = event[player_key]
-                if seat in seat_numbers and t.__class__ is int and seat.__class__ is int and event.__class__ is dict:
-                    return new(SpeedCall, (t, seat))
-        except (KeyError, TypeError):  # TypeError: `event` is no object (a list, a string...)
-            pass
-        return _careful_parse(event, index, ruleset, players=players, draws=draws)
+    def parse(event: object, index: int) -> Event:
+        if type(event) is not dict:
+            raise event_error(index, "The event must be a JSON object.")
+        t = event.get("t")
+        if type(t) is not int:
+            raise event_error(index, f"`t` must be whole milliseconds, not {t!r}.")
+        kind = event.get("type")
+        if kind == "play":
+            if "cards" in event:
+                return _run(event, index, t, ruleset)
+            # Most events are one-card plays: `_seat_and_pile` and the card's check, inlined.
+            seat = event.get("player")
+            if type(seat) is not int or not 0 <= seat < seats:
+                raise _bad_seat(index, seat, seats)
+            pile = event.get("pile")
+            if type(pile) is not int or not 0 <= pile < piles:
+                raise _bad_pile(index, pile, piles)
+            name = event.get("card")
+            card = card_id(name) if type(name) is str else None
+            if card is None:
+                raise _bad_card(index, event)
+            # A tableau play names the stock pile its card comes from.
+            source = _stock_index(event, index, "from", ruleset) if tableau else None
+            return new(Play, (t, seat, pile, (card,), source))
+        if kind == "collision":
+            return _collision(event, index, t, ruleset)
+        if kind == "stall":
+            return _stall(event, index, t, ruleset, players=players, draws=draws)
+        if kind == "reshuffle":
+            return _reshuffle(event, index, t, ruleset)
+        if kind == "speed":
+            caller = event.get("player")
+            if type(caller) is not int or not 0 <= caller < seats:
+                raise _bad_seat(index, caller, seats)
+            return new(SpeedCall, (t, caller))
+        if kind == "move" and tableau:
+            return _move(event, index, t, ruleset)
+        raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
 
     return parse

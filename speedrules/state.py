@@ -258,12 +258,22 @@ class GameState:
     def apply(self, event: Event) -> None:
         """Make the move of an event the verifier has checked (python-chess's `push`)."""
         if type(event) is Play:
-            if event.source is not None:
-                self.play_from_stock(event.seat, event.source, event.pile)
-            elif len(event.cards) == 1:
-                self.play_card(event.seat, event.cards[0], event.pile)
-            else:
-                self.play(event.seat, event.cards, event.pile)
+            _t, seat, pile, cards, source = event
+            if source is not None:
+                self.play_from_stock(seat, source, pile)
+            elif len(cards) > 1:
+                self.play(seat, cards, pile)
+            else:  # `play` of one card, the commonest move, without its loops
+                card = cards[0]
+                hand = self.hands[seat]
+                hand.remove(card)
+                self.piles[pile].append(card)
+                self.tops[pile] = card
+                draw = self.seat_draws[seat]
+                if draw and len(hand) < self.ruleset.hand_size:
+                    # Before the play the hand was full or the draw pile empty (a partner may
+                    # have drawn it dry), so one card refills it.
+                    hand.append(draw.pop())
         elif type(event) is Stall:
             if event.piles is not None:
                 self.flip_draw_piles(event.piles)
@@ -293,18 +303,6 @@ class GameState:
         self.tops[pile] = cards[-1]
         draw = self.seat_draws[seat]
         while draw and len(hand) < self.ruleset.hand_size:
-            hand.append(draw.pop())
-
-    def play_card(self, seat: int, card: Card, pile: int) -> None:
-        """`play` of one card, the commonest move, without the loops."""
-        hand = self.hands[seat]
-        hand.remove(card)
-        self.piles[pile].append(card)
-        self.tops[pile] = card
-        draw = self.seat_draws[seat]
-        if draw and len(hand) < self.ruleset.hand_size:
-            # Before the play the hand was full or the draw pile empty (a partner may
-            # have drawn it dry), so one card refills it.
             hand.append(draw.pop())
 
     def play_from_stock(self, seat: int, source: int, pile: int) -> None:

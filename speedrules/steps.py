@@ -1,6 +1,6 @@
 """The replay a viewer steps through: the table after the deal and after each event that passed.
 
-The verifier keeps the typed events that passed; `StepReplay` turns them into
+The verifier keeps the events that passed (their JSON values); `StepReplay` turns them into
 `Step` values the first time a verdict's `steps` are read, replaying them on a
 fresh deal. The events were checked, so the replay applies them as told.
 """

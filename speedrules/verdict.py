@@ -135,7 +135,7 @@ class Verdict:
     seat that called Speed, in a team game too (`winner_team` is its team);
     `players` the log's names per seat when the document got that far;
     `steps` the table after the deal and after every event that passed, only
-    when they were asked for. The verifier keeps the typed events that passed
+    when they were asked for. The verifier keeps the events that passed
     and the `Step` objects are built from them the first time `steps` is read
     (then kept), so asking for steps costs little more than plain verification
     until they are used.

@@ -7,9 +7,12 @@ format, read by the one parser of `events.py` into a typed event; its clock;
 whether the game is already over; then its own checks in the order the spec
 lists them); the claimed result last.
 
-Plain verification records nothing per step; with `steps=True` it keeps a
-`Step` after the deal and after each event that passed. Both run the same
-checks: recording is an addition, never a second set of rules.
+There is one lane: the parser of `events.py` reads each event, the checks
+here judge it (they only read the table), and `GameState.apply` makes the
+move. Plain verification records nothing per step; with `steps=True` it keeps
+the deck and the events that passed, and `steps.StepReplay` builds the `Step`
+values from them the first time they are read, through the same parser and
+`GameState.apply`: recording is an addition, never a second set of rules.
 """
 
 from __future__ import annotations
@@ -36,9 +39,7 @@ from .cards import (
 )
 from .errors import ErrorCode, LogError
 from .events import (
-    FAST_KEYS,
     Collision,
-    EventParser,
     Move,
     Play,
     Reshuffle,
@@ -60,7 +61,6 @@ FORMAT = "speed-log/1"
 _REQUIRED_KEYS = ("format", "ruleset", "players", "deck", "events", "result")
 _REQUIRED_SET = frozenset(_REQUIRED_KEYS)
 _STANDARD = Ruleset()
-_DICTS_ONLY = frozenset({dict})
 _STRINGS_ONLY = frozenset({str})
 
 
@@ -132,7 +132,6 @@ class _Verifier:
         "deck",
         "document",
         "events",
-        "fast_lane",
         "index",
         "played",
         "players",
@@ -141,10 +140,9 @@ class _Verifier:
         "state",
     )
 
-    def __init__(self, document: object, *, record_steps: bool, fast_lane: bool = True) -> None:
+    def __init__(self, document: object, *, record_steps: bool) -> None:
         self.document = document
         self.record_steps = record_steps
-        self.fast_lane = fast_lane  # off only in tests, to compare the two lanes
         self.players: tuple[str, ...] | None = None
         self.ruleset = _STANDARD
         self.state: GameState | None = None
@@ -302,166 +300,46 @@ class _Verifier:
     # -- the events (spec section 5) -----------------------------------------
 
     def _replay(self, events: list[Any]) -> None:
+        """Each event in turn: the parser reads it, the checks judge it, `GameState.apply` makes the move."""
         state = self.state
         assert state is not None
-        ruleset = self.ruleset
-        hands, draws, piles, tops, fits_on = state.hands, state.draws, state.piles, state.tops, state.fits_on
-        stacks, first_mover = state.stacks, state.first_mover
-        card_id = CARD_ID
-        type_key, t_key, player_key, pile_key, card_key, cards_key = FAST_KEYS
-        # The fast lane serves Speed's games (not team or tableau games) whose events are all
-        # JSON objects: exact dicts, as the careful lane requires, checked once here rather
-        # than per event. Its range and type checks are one identity test per number:
-        # `seats[seat] is seat` holds only for the int object `seats` holds, so not for True
-        # (which equals 1), 1.0, -1 or a string, which raise or differ, leave the lane and
-        # get the careful lane's `bad_format`. CPython and PyPy hand out one object per small
-        # int; were an equal int ever another object, it would merely take the careful lane.
-        # An empty `seats` closes the lane.
-        classic = not ruleset.teams and not ruleset.tableau
-        lane_open = self.fast_lane and classic and _DICTS_ONLY.issuperset(map(type, events))
-        seats = tuple(range(ruleset.players)) if lane_open else ()
-        pile_numbers = tuple(range(ruleset.center_piles))
-        stack_stalls = lane_open and ruleset.stalls_from_stacks
-        parse: EventParser | None = None  # made when the careful lane first needs it
-        previous = 0  # the clock of the event before
-        won = False  # whether a Speed call has won the game
+        parse = event_parser(self.ruleset, self.players or (), state.draws)
+        apply = state.apply
         # When each seat put each card on a centre pile (a collision's card never got there).
-        self.played = [[] for _seat in range(ruleset.players)]
-        played = [times.append for times in self.played]
-        # The last event that was not a collision, for checking collisions: the JSON object
-        # of a play that passed (so its fields are sound) and the card its pile showed before
-        # it; None when that event was not a play.
-        standing: dict[str, Any] | None = None
-        standing_top = EMPTY_PILE
+        played: list[list[int]] = [[] for _seat in range(self.ruleset.players)]
+        self.played = played
+        previous = 0  # the clock of the event before
+        # The last event that was not a collision, if it was a play: a collision is judged against it.
+        standing: Play | None = None
         for index, raw in enumerate(events):
-            # The fast lane. Most events are one card played from a hand, well formed and
-            # legal. Such a play is checked here straight from its JSON object and applied
-            # (`GameState.play_card` inlined) without building its `Play`: the format checks
-            # are those of `event_parser`'s own fast path, the fit rule is the one table.
-            # A sound collision, a stall that flips the stacks (a tenth of Speed's events) and
-            # a winning Speed call take the same shortcut: a typical game never builds its
-            # event parser.
-            # Anything else, and any event that fails a check, leaves the lane and takes the
-            # careful one below, which parses it, finds the first fault in the spec's order
-            # and says it in words. `test_verifier_lanes` checks that both agree.
-            try:
-                kind = raw[type_key]
-                if kind == "play":
-                    if cards_key not in raw:
-                        t = raw[t_key]
-                        seat = raw[player_key]
-                        pile = raw[pile_key]
-                        card = card_id[raw[card_key]]  # KeyError: not a card; TypeError: not even hashable
-                        if (
-                            seats[seat] is seat  # IndexError once the game is won: `game_over` is careful
-                            and pile_numbers[pile] is pile
-                            and t.__class__ is int
-                            and previous <= t
-                        ):
-                            hand = hands[seat]
-                            top = tops[pile]
-                            if fits_on[card][top] and (card != JOKER or len(hand) != 1 or draws[seat]):
-                                hand.remove(card)  # ValueError (not in hand): the careful lane says so
-                                piles[pile].append(card)
-                                tops[pile] = card
-                                draw = draws[seat]
-                                if draw:  # the hand was full, or the draw pile empty: one card refills it
-                                    hand.append(draw.pop())
-                                previous = t
-                                played[seat](t)
-                                standing = raw
-                                standing_top = top
-                                continue
-                elif kind == "stall":
-                    t = raw[t_key]
-                    if (
-                        stack_stalls
-                        and t.__class__ is int
-                        and previous <= t
-                        and first_mover() is None  # `_stall`'s checks
-                        and any(stacks)
-                    ):
-                        # `GameState.flip_stacks` inlined.
-                        for pile, stack in enumerate(stacks):
-                            if stack:
-                                card = stack.pop()
-                                piles[pile].append(card)
-                                tops[pile] = card
-                        previous = t
-                        standing = None
-                        continue
-                elif kind == "collision":
-                    t = raw[t_key]
-                    seat = raw[player_key]
-                    pile = raw[pile_key]
-                    card = card_id[raw[card_key]]
-                    if (
-                        seats[seat] is seat
-                        and pile_numbers[pile] is pile
-                        and t.__class__ is int
-                        and previous <= t
-                        and standing is not None  # `_collision`'s checks
-                        and standing[pile_key] == pile
-                        and standing[t_key] == t
-                        and standing[player_key] != seat
-                        and card in hands[seat]
-                        and fits_on[card][standing_top]
-                    ):
-                        previous = t
-                        continue  # nothing moves, and the standing play stays the reference
-                elif kind == "speed":
-                    t = raw[t_key]
-                    seat = raw[player_key]
-                    if (
-                        seats[seat] is seat
-                        and t.__class__ is int
-                        and previous <= t
-                        and not hands[seat]
-                        and not draws[seat]  # `_speed`'s check: `state.remaining(seat)` in Speed
-                    ):
-                        state.winner = seat
-                        previous = t
-                        standing = None
-                        won = True
-                        # Close the fast lane: whatever follows is `game_over`, which the careful lane says.
-                        seats = ()
-                        stack_stalls = False
-                        continue
-            except (LookupError, TypeError, ValueError):  # TypeError: not an int where one belongs...
-                pass
-            # The careful lane: the typed event, its clock, its checks, then the move.
             self.index = index
-            if parse is None:
-                parse = event_parser(ruleset, self.players or (), draws)
             event = parse(raw, index)
             t = event.t
-            if t < previous or won:
+            if t < previous or state.winner is not None:
                 self._check_clock(t, previous)
             previous = t
             if type(event) is Play:
-                top = tops[event.pile]
                 self._check_play(event)
-                state.apply(event)
-                for _card in event.cards:
-                    played[event.seat](t)
-                standing = raw
-                standing_top = top
-            elif type(event) is Collision:  # it leaves the standing play the reference
-                self._collision(event, standing, standing_top)
-            else:
-                if type(event) is Stall:
-                    self._stall(event)
-                elif type(event) is Reshuffle:
-                    self._reshuffle(event)
-                elif type(event) is Move:
-                    self._move(event)
-                elif type(event) is SpeedCall:
-                    self._speed(event)
-                    won = True
-                    # Close the fast lane: whatever follows is `game_over`, which the careful lane says.
-                    seats = ()
-                    stack_stalls = False
-                standing = None
+                apply(event)
+                if len(event.cards) == 1:
+                    played[event.seat].append(t)
+                else:
+                    played[event.seat] += [t] * len(event.cards)
+                standing = event
+                continue
+            if type(event) is Collision:  # nothing moves, and the standing play stays the reference
+                self._check_collision(event, standing)
+                continue
+            if type(event) is Stall:
+                self._check_stall(event)
+            elif type(event) is Reshuffle:
+                self._check_reshuffle(event)
+            elif type(event) is Move:
+                self._check_move(event)
+            elif type(event) is SpeedCall:
+                self._check_speed(event)
+            apply(event)
+            standing = None
 
     def _check_clock(self, t: int, previous: int) -> None:
         """The checks every event gets after its format: `time_reversed`, then `game_over`."""
@@ -480,12 +358,13 @@ class _Verifier:
 
     def _check_play(self, event: Play) -> None:
         """The checks of a play, in the spec's order: `not_in_hand`, `no_fit`, `joker_last`."""
-        if len(event.cards) > 1:
+        t, seat, pile, cards, source = event
+        if len(cards) > 1:
             self._check_run(event)
             return
+        card = cards[0]
         state = self.state
         assert state is not None
-        t, seat, pile, (card,), source = event
         if source is not None:  # a tableau game: the card is the face-up top of that stock pile
             stock = state.stock[seat][source]
             if not stock or stock[-1] != card:
@@ -501,7 +380,7 @@ class _Verifier:
                 f"{self._who(seat)} plays {CARD_NAMES[card]} at {clock(t)}, but their hand holds "
                 f"{card_names(state.hands[seat]) or 'nothing'}.",
             )
-        if not state.fits(card, pile):
+        if not state.fits_on[card][state.tops[pile]]:  # `state.fits`, inlined: most events get here
             raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
         if card == JOKER and state.is_last_card(seat):
             raise self._error(
@@ -560,7 +439,7 @@ class _Verifier:
             f"only {fits} or a joker fit there."
         )
 
-    def _collision(self, event: Collision, standing: dict[str, Any] | None, top_before: Card) -> None:
+    def _check_collision(self, event: Collision, standing: Play | None) -> None:
         state = self.state
         assert state is not None
         t, seat, pile, card = event
@@ -571,7 +450,7 @@ class _Verifier:
                 f"{what} follows no play: a collision records a card "
                 "taken back from a play that landed at the same moment.",
             )
-        standing_seat, standing_pile, standing_t = standing["player"], standing["pile"], standing["t"]
+        standing_seat, standing_pile, standing_t = standing.seat, standing.pile, standing.t
         if standing_pile != pile or standing_t != t:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
@@ -586,7 +465,10 @@ class _Verifier:
                 ErrorCode.BAD_COLLISION,
                 f"{what}: {CARD_NAMES[card]} is not {where} ({card_names(state.playable(seat)) or 'empty'}).",
             )
-        if not state.fits_on[card][top_before]:
+        # The standing play's cards lie on top of its pile; the card under them is what it showed before.
+        cards_on_pile = state.piles[pile]
+        under = len(cards_on_pile) - len(standing.cards) - 1
+        if not state.fits_on[card][cards_on_pile[under] if under >= 0 else EMPTY_PILE]:
             raise self._error(
                 ErrorCode.BAD_COLLISION,
                 f"{what}: {CARD_NAMES[card]} would not have fitted the pile before the standing play.",
@@ -610,7 +492,7 @@ class _Verifier:
             ErrorCode.STALL_WITH_MOVE, f"{what} at {clock(t)}, but {self._who(seat)} can still move: {detail}."
         )
 
-    def _stall(self, event: Stall) -> None:
+    def _check_stall(self, event: Stall) -> None:
         state = self.state
         assert state is not None
         t, targets = event
@@ -622,7 +504,6 @@ class _Verifier:
                     f"A stall is called at {clock(t)}, but no player has a draw-pile card left to flip: the game can "
                     "only end as a deadlock.",
                 )
-            state.flip_draw_piles(targets)
         elif state.tableau:
             out = [seat for seat, spit in enumerate(state.draws) if not spit]
             if out:
@@ -631,17 +512,14 @@ class _Verifier:
                     f"A stall is called at {clock(t)}, but {self._who(out[0])} has no spit card left: they must "
                     "`reshuffle` their spit pile first.",
                 )
-            state.flip_spit_cards()
-        else:
-            if not any(state.stacks):
-                raise self._error(
-                    ErrorCode.STACKS_EMPTY,
-                    f"A stall is called at {clock(t)}, but every replacement stack is empty: the log must say "
-                    "`reshuffle` instead.",
-                )
-            state.flip_stacks()
+        elif not any(state.stacks):
+            raise self._error(
+                ErrorCode.STACKS_EMPTY,
+                f"A stall is called at {clock(t)}, but every replacement stack is empty: the log must say "
+                "`reshuffle` instead.",
+            )
 
-    def _reshuffle(self, event: Reshuffle) -> None:
+    def _check_reshuffle(self, event: Reshuffle) -> None:
         state = self.state
         assert state is not None
         t, order, seat = event
@@ -676,9 +554,8 @@ class _Verifier:
                 f"The reshuffle at {clock(t)} must hold exactly the {len(gathered)} {what}; it has "
                 f"{len(order)}. Missing: {missing}. Not from {source}: {extra}.",
             )
-        state.apply(event)
 
-    def _move(self, event: Move) -> None:
+    def _check_move(self, event: Move) -> None:
         """A tableau move, in the extension's order: `not_in_hand`, then `no_fit`."""
         state = self.state
         assert state is not None
@@ -697,9 +574,8 @@ class _Verifier:
                 f"{self._who(seat)} moves {CARD_NAMES[card]} into stock position {target} at {clock(t)}, but it is "
                 "not empty: a stock position takes a card only when it is empty.",
             )
-        state.move(seat, source, target)
 
-    def _speed(self, event: SpeedCall) -> None:
+    def _check_speed(self, event: SpeedCall) -> None:
         state = self.state
         assert state is not None
         t, seat = event
@@ -713,7 +589,6 @@ class _Verifier:
             else:
                 held = f"{len(state.hands[seat])} cards in hand and {len(state.draws[seat])} in the draw pile"
             raise self._error(ErrorCode.NOT_FINISHED, f"{self._who(seat)} calls Speed at {clock(t)} with {held}.")
-        state.winner = seat
 
     # -- the result (spec section 6) -----------------------------------------
 

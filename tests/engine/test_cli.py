@@ -86,8 +86,51 @@ def test_simulate_refuses_the_wrong_number_of_players() -> None:
     assert b"3 players" in result.stderr
 
 
-def test_bench_prints_games_per_second() -> None:
-    result = run_engine("bench", "--games", "20", "--rounds", "1")
-    assert result.returncode == 0
+BENCH_LINES = ("parse+verify", "verify only", "parse+verify+steps", "+Step objects")
+
+
+def has_commit(commit: str) -> bool:
+    try:
+        found = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{commit}^{{commit}}"], check=False)
+    except FileNotFoundError:
+        return False
+    return found.returncode == 0
+
+
+def bench_lines(out: str) -> dict[str, str]:
+    """Each bench line by its name (the line's first words, up to the figures)."""
+    found = {}
+    for line in out.splitlines():
+        for name in BENCH_LINES:
+            if line.strip().startswith(f"{name} ") and name not in found:
+                found[name] = line
+    return found
+
+
+@pytest.mark.skipif(not has_commit("b54e23b"), reason="needs git and the commit b54e23b")
+def test_bench_prints_every_line_against_the_engine_at_b54e23b() -> None:
+    result = run_engine("bench", "--games", "10", "--rounds", "1")
+    assert result.returncode == 0, result.stderr
     out = result.stdout.decode()
-    assert "parse+verify" in out and "verify only" in out and "games/s" in out
+    assert "against the engine at b54e23b" in out
+    printed = bench_lines(out)
+    assert list(printed) == list(BENCH_LINES)
+    for line in printed.values():
+        assert line.count("games/s") == 2 and "b54e23b:" in line and "ratio" in line
+    assert "goal >= 1.0" in printed["parse+verify"]
+    assert "goal >= 3.0" in printed["parse+verify+steps"]
+    assert "goal" not in printed["verify only"]
+
+
+@pytest.mark.parametrize(
+    ("against", "says"),
+    [("0000000", "the engine at 0000000 cannot be extracted"), ("", "no older engine to compare with")],
+)
+def test_bench_without_the_older_engine_says_so_and_prints_its_own_figures(against: str, says: str) -> None:
+    result = run_engine("bench", "--games", "10", "--rounds", "1", "--against", against)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode()
+    assert says in out
+    printed = bench_lines(out)
+    assert list(printed) == list(BENCH_LINES)
+    assert all(line.count("games/s") == 1 and "ratio" not in line for line in printed.values())
