@@ -451,7 +451,7 @@ def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, errors[0] if errors else "Choose who won.")
         return _back(request, game)
     try:
-        game_report_result(game=game, user=request.user, **form.result())
+        game_report_result(game_id=game.pk, user=request.user, **form.result())
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
@@ -464,7 +464,7 @@ def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
-    game_confirm(game=game, user=request.user)
+    game_confirm(game_id=game.pk, user=request.user)
     messages.success(request, f"Game {game.number} confirmed.")
     return _back(request, game)
 
@@ -474,7 +474,7 @@ def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_dispute_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     try:
-        game_dispute_claim(game=game, user=request.user, reason=request.POST.get("reason", ""))
+        game_dispute_claim(game_id=game.pk, user=request.user, reason=request.POST.get("reason", ""))
     except Invalid as exc:
         messages.error(request, exc.message)
     else:
@@ -503,7 +503,7 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
     error = ""
     steps: CompactSteps | list[dict[str, object]] = []
     try:
-        steps = replay_compact(log_steps_build(log=log))
+        steps = replay_compact(log_steps_build(log_id=log.pk))
     except ApplicationError as exc:
         error = exc.message
     match = log.game.match

@@ -3,7 +3,8 @@
 - `players`: creating players, granting the organiser role;
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
-- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games;
+- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games
+  (the entry points take a game's id; the helpers under the lock take the locked game);
 - `results`: a game's result as people give it (places by handle, a team's winner) and as a game keeps it;
 - `corrections`: a correction from above turns a finished match round, or annuls a match.
 """
@@ -17,8 +18,6 @@ from .games import (
     decided_by_source,
     game_apply_evidence,
     game_confirm,
-    game_decide,
-    game_dispute,
     game_dispute_claim,
     game_evidence_outcome,
     game_lock,
@@ -44,8 +43,6 @@ __all__ = [
     "decided_by_source",
     "game_apply_evidence",
     "game_confirm",
-    "game_decide",
-    "game_dispute",
     "game_dispute_claim",
     "game_evidence_outcome",
     "game_lock",

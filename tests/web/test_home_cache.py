@@ -56,7 +56,7 @@ def test_a_finished_match_moves_to_the_results(client: Client, organiser: Any) -
     match = match_create(players=[one.handle, two.handle], best_of=1)
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "finished_matches")) == ([match.pk], [])
-    game_set_result(game=match.games.get(), user=organiser, winner=one.handle)
+    game_set_result(game_id=match.games.get().pk, user=organiser, winner=one.handle)
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "finished_matches")) == ([], [match.pk])
 
