@@ -249,20 +249,18 @@ def game_evidence_outcome(game: Game, claims: list[Claim], *, pending: bool) -> 
     )
 
 
-def game_apply_evidence(
-    *, game: Game, made_by: AnyUser = None, source: dict[str, Any] | None = None, outcome: Outcome | None = None
-) -> Game:
+def game_apply_evidence(*, game: Game, made_by: AnyUser = None, source: dict[str, Any] | None = None) -> Game:
     """After evidence came in (a verdict, a report): claim, decide or dispute the game as its evidence says.
 
-    The caller holds the match row's lock. `outcome`: the evidence's outcome
-    when the caller already worked it out (the verification path); otherwise
-    it is worked out here from every piece of evidence.
+    A helper under the lock: the caller holds the match row's lock and `game`
+    came from `game_lock` (or, for a log's verification, the same lock taken
+    through the log) in this transaction. The outcome is worked out from
+    every piece of the game's evidence (one query for its logs).
     """
     _require_lock_held()
     match = game.match
-    if outcome is None:
-        claims, pending = game_claims(game)
-        outcome = game_evidence_outcome(game, claims, pending=pending)
+    claims, pending = game_claims(game)
+    outcome = game_evidence_outcome(game, claims, pending=pending)
     if game.status in _OPEN_FOR_EVIDENCE:
         if outcome.verdict is OutcomeKind.DECIDED:
             assert outcome.source is not None
