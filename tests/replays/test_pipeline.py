@@ -8,7 +8,6 @@ with its own database connection, sees it; tasks go through Redis database 13
 from __future__ import annotations
 
 import re
-import statistics
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -250,20 +249,23 @@ def test_a_worker_killed_mid_verification_leaves_nothing_half_written(
     assert list(Game.objects.filter(match=match).values_list("number", "status")) == expected_games
 
 
-def test_bench_pipeline_measures_both_rates(broker, transactional_db):
+def test_bench_pipeline_prints_both_rates_and_the_latency_and_cleans_up(broker, transactional_db):
     out = StringIO()
-    call_command("bench_pipeline", "--logs", "40", "--rounds", "2", stdout=out)
+    call_command("bench_pipeline", "--logs", "20", "--rounds", "2", "--rate", "10", "--seconds", "1", stdout=out)
     text = out.getvalue()
-    rounds = [
-        (float(noop), float(verify))
-        for noop, verify in re.findall(r"round \d: no-op ([\d.]+)/s, verify ([\d.]+)/s", text)
-    ]
+    rounds = re.findall(r"round \d: no-op ([\d.]+)/s, verify ([\d.]+)/s", text)
     assert len(rounds) == 2
-    assert all(noop > 0 and verify > 0 for noop, verify in rounds)
-    ratio = float(re.search(r"ratio:\s+([\d.]+)", text).group(1))
-    # the median of the two rounds' ratios (from rates printed rounded to whole tasks per second)
-    assert ratio == pytest.approx(statistics.median(verify / noop for noop, verify in rounds), abs=0.02)
+    assert all(float(noop) > 0 and float(verify) > 0 for noop, verify in rounds)
+    assert re.search(r"no-op tasks: +[\d.]+ per second \(median of 2 rounds of 20\)", text), text
+    assert re.search(r"verified logs: +[\d.]+ per second", text), text
+    assert re.search(r"latency: +10 organiser's logs submitted at [\d.]+/s", text), text
+    p50, p95, worst = (
+        float(figure) for figure in re.search(r"p50 +([\d.]+) ms, p95 +([\d.]+) ms, max +([\d.]+) ms", text).groups()
+    )
+    assert 0 < p50 <= p95 <= worst
+    assert "bar" not in text  # a guard, not a target
     assert not MatchLog.objects.exists()  # it cleans up after itself
+    assert not Match.objects.exists()
 
 
 @pytest.mark.usefixtures("transactional_db")
