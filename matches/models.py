@@ -140,7 +140,7 @@ class Match(models.Model):
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """Team Speed: the seats of each team, from the ruleset (empty when everyone plays alone)."""
-        if self.player_four_id is None:  # teams need four seats; the hot path never loads the ruleset
+        if self.player_four_id is None:  # teams need four seats: no need to read the ruleset
             return ()
         return tuple(tuple(team) for team in self.ruleset.get("teams", ()))
 

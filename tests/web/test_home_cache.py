@@ -75,7 +75,7 @@ def test_a_verified_log_reaches_the_replays_and_the_score(client: Client, organi
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "latest_logs")) == ([match.pk], [])
     assert 'aria-label="Score 0 to 0"' in response.content.decode()
-    # An organiser's log decides game 1 and the match goes on: written by the hot path's SQL, in log_verify.
+    # An organiser's log decides game 1 and the match goes on (log_verify, through matches.services).
     log = submit(data, user=organiser, match=match)
     response = _home(client)[1]
     assert _ids(response, "latest_logs") == [log.pk]
