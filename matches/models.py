@@ -140,7 +140,7 @@ class Match(models.Model):
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
         """Team Speed: the seats of each team, from the ruleset (empty when everyone plays alone)."""
-        if self.player_four_id is None:  # teams need four seats; the hot path never loads the ruleset
+        if self.player_four_id is None:  # teams need four seats: no need to read the ruleset
             return ()
         return tuple(tuple(team) for team in self.ruleset.get("teams", ()))
 
@@ -186,42 +186,30 @@ class Game(models.Model):
         LOG = "log", "A verified log"
         REPORT = "report", "A player's report"
 
-    # No index of its own on these foreign keys: the unique (match, number) serves the match's
-    # games, and no query looks games up by a player or user in a result column (a player is
-    # never deleted; deleting a user scans the games once). Each index cost every write of a game.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games", db_index=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.OPEN)
-    winner = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     decided_by = models.CharField(max_length=12, choices=DecidedBy.choices, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     # Who decided it when a person did (the organiser who set it, the opponent who
-    # confirmed it), and why, when they said.
+    # confirmed it, the submitter of the log whose evidence decided it: the change's
+    # `made_by`), and why, when they said.
     decided_by_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reason = models.TextField(blank=True)
     # One side's claim while the game awaits the other side's confirmation: the
     # winner it names (None with a claim: a void game), whose side made it, from what,
     # and when it stands unless disputed (None: only a confirmation decides it).
-    claimed_winner = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
-    claimed_by = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
+    claimed_winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    claimed_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     claim_source = models.CharField(max_length=10, choices=ClaimSource.choices, blank=True)
     confirm_by = models.DateTimeField(null=True, blank=True)
     # What each player reported (for a result "reported by both players"); a
     # report is a winner, so both must name the same player.
-    reported_by_one = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
-    reported_by_two = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
+    reported_by_one = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    reported_by_two = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # In a match whose games end in places (a table of 3-4, a timed match):
     # the decided places per seat (1 is best; equal places are shared), each
     # seat's timed score (cards played by the limit, from a verified log), the
@@ -266,8 +254,7 @@ class ResultChange(models.Model):
         CORRECTION = "correction", "Corrected"
         ANNULMENT = "annulment", "Annulled"
 
-    # The (match, id) index below serves a match's history: no second index on match alone.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes", db_index=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="changes")
     kind = models.CharField(max_length=14, choices=Kind.choices)
     made_by = models.ForeignKey(

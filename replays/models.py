@@ -44,14 +44,10 @@ class StoredLog(models.Model):
 class MatchLog(StoredLog):
     """One speed-log/1 document submitted for one game, stored verbatim, and its verdict."""
 
-    # The unique (game, sha256) serves a game's logs, and nothing looks logs up by winner:
-    # no index of their own on these two, which every verification's write would maintain.
-    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs", db_index=False)
+    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     # The seat's player in this match, mapped through the log's `players` handles.
-    winner = models.ForeignKey(
-        "matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
+    winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # Each seat's cards still held (hand and draw pile) at the end of a valid log, from
     # the engine's verdict: the card-margin tie-break reads it, never the engine.
     cards_left = models.JSONField(null=True, blank=True)

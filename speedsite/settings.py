@@ -55,8 +55,12 @@ INSTALLED_APPS = [
     "replays",
     "tournaments",
     "web",
-    "benchmarks",
 ]
+# The benchmarks' commands and their no-op task (`benchmarks`): in development, in the
+# tests (test_settings), and where asked for (SPEED_BENCHMARKS=1); never by default in production.
+SPEED_BENCHMARKS = env_bool("SPEED_BENCHMARKS", DEBUG)
+if SPEED_BENCHMARKS:
+    INSTALLED_APPS.append("benchmarks")
 
 MIDDLEWARE = [
     # First, so it compresses the response every other middleware has finished (API JSON only).

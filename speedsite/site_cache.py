@@ -6,8 +6,8 @@ to list what was cached. The services that change what the lists show call it
 explicitly (no signals): `match_create` and `match_create_bulk` (a new match),
 `game_record_change` (every change of a game's result made through the
 services, so every match that ends or is corrected), `match_annul`,
-`log_verify` (a verdict, and the claims and results the hot path writes in
-SQL), and `tournament_changed` (a tournament's status and counts).
+`log_verify` (a verdict: the latest replays), and `tournament_changed` (a
+tournament's status and counts).
 
 Explicit rather than a short timeout: the home page's live regions fetch the
 page again as soon as `/live/` says something changed, and a list served from a

@@ -10,6 +10,9 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/speed"
 
 from .settings import *  # noqa: F403
 
+if "benchmarks" not in INSTALLED_APPS:  # noqa: F405 - the tests run the benchmarks' commands
+    INSTALLED_APPS.append("benchmarks")  # noqa: F405
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 
 # The pipeline tests' broker: a Redis database of their own. Tasks still run

@@ -187,7 +187,7 @@ def play(organiser: AbstractBaseUser, pairing: TournamentMatch, winner: Player) 
             return
         game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
         assert game is not None
-        game_set_result(game=game, user=organiser, winner=winner.handle)
+        game_set_result(game_id=game.pk, user=organiser, winner=winner.handle)
 
 
 def ready(tournament: Tournament) -> list[TournamentMatch]:
@@ -209,6 +209,6 @@ def play_table(organiser: AbstractBaseUser, pairing: TournamentMatch, order: lis
         game = Game.objects.filter(match=match, status=Game.Status.OPEN).order_by("number").first()
         assert game is not None
         if match.is_table:
-            game_set_result(game=game, user=organiser, winner=None, places=places)
+            game_set_result(game_id=game.pk, user=organiser, winner=None, places=places)
         else:
-            game_set_result(game=game, user=organiser, winner=order[0].handle)
+            game_set_result(game_id=game.pk, user=organiser, winner=order[0].handle)

@@ -140,7 +140,7 @@ class GameReportApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = GameReportInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_report_result(game=get_game_or_404(game_id), user=request.user, **data.validated_data)
+        game = services.game_report_result(game_id=game_id, user=request.user, **data.validated_data)
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
@@ -153,7 +153,7 @@ class GameResultApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = GameResultInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_set_result(game=get_game_or_404(game_id), user=request.user, **data.validated_data)
+        game = services.game_set_result(game_id=game_id, user=request.user, **data.validated_data)
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
@@ -165,7 +165,7 @@ class GameConfirmApi(APIView):
 
     @extend_schema(request=None, responses=GameDetailOutput)
     def post(self, request: Request, game_id: int) -> Response:
-        game = services.game_confirm(game=get_game_or_404(game_id), user=request.user)
+        game = services.game_confirm(game_id=game_id, user=request.user)
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
@@ -178,7 +178,5 @@ class GameDisputeApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = GameDisputeInput(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_dispute_claim(
-            game=get_game_or_404(game_id), user=request.user, reason=data.validated_data["reason"]
-        )
+        game = services.game_dispute_claim(game_id=game_id, user=request.user, reason=data.validated_data["reason"])
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)

@@ -3,7 +3,8 @@
 - `players`: creating players, granting the organiser role;
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
-- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games;
+- `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games
+  (the entry points take a game's id; the helpers under the lock take the locked game);
 - `results`: a game's result as people give it (places by handle, a team's winner) and as a game keeps it;
 - `result_corrections`: a correction from above turns a finished match round, or annuls a match.
 """
@@ -12,17 +13,11 @@ from ..selectors import AnyUser
 from .bulk import match_create_bulk as match_create_bulk  # a tournament's round in a few statements
 from .games import (
     GAME_MATCH_PLAYERS,
-    claim_deadline,
-    decided_by_source,
     game_apply_evidence,
     game_confirm,
-    game_decide,
-    game_dispute,
     game_dispute_claim,
-    game_evidence_outcome,
     game_lock,
     game_record_change,
-    game_report_claims,
     game_report_result,
     game_set_result,
     game_state,
@@ -40,17 +35,11 @@ __all__ = [
     "MAX_SERIES_LENGTH",
     "AnyUser",
     "TableCorrection",
-    "claim_deadline",
-    "decided_by_source",
     "game_apply_evidence",
     "game_confirm",
-    "game_decide",
-    "game_dispute",
     "game_dispute_claim",
-    "game_evidence_outcome",
     "game_lock",
     "game_record_change",
-    "game_report_claims",
     "game_report_result",
     "game_set_result",
     "game_state",

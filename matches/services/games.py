@@ -4,6 +4,13 @@ Every change to a match, its games or their logs holds the match row's lock
 (`game_lock`), so changes to one match run one after the other. Each change
 of a game's result leaves a `ResultChange` row (who, when, why, before, after).
 Which evidence decides what is the pure `matches.evidence.game_outcome`.
+
+The entry points views, API views, tasks and commands call take a game's id
+and take the lock themselves (`game_report_result`, `game_confirm`,
+`game_dispute_claim`, `game_set_result`, `games_lapse`). The helpers other
+services call under the lock they hold (`game_apply_evidence`, `game_decide`,
+`game_dispute`, `game_record_change`) take the locked `Game` instance, and
+refuse to run outside a transaction.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from speedsite.errors import Conflict, Invalid, NotAllowed
+from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from speedsite.site_cache import site_lists_changed
 
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
@@ -54,11 +61,11 @@ def game_lock(*, game_id: int) -> Game:
     logs takes, so those changes run one after the other per match and never
     deadlock. The game is read after the lock is held, in a statement of its
     own, so it shows what the lock's previous holder committed. Call inside a
-    transaction; raises Game.DoesNotExist.
+    transaction; raises NotFound (no such game).
     """
     locked = Match.objects.select_for_update(of=("self",)).filter(games__id=game_id).values_list("id", flat=True)
     if not locked:
-        raise Game.DoesNotExist(f"no game {game_id}")
+        raise NotFound(f"There is no game {game_id}.")
     return Game.objects.select_related(*GAME_MATCH_PLAYERS).get(pk=game_id)
 
 
@@ -152,7 +159,7 @@ def game_decide(
     places: tuple[int, ...] | None = None,
     timed_scores: tuple[int, ...] | None = None,
 ) -> Game:
-    """Record a game's result, keep the change, and move the match on.
+    """Record a game's result, keep the change, and move the match on (a helper under the lock).
 
     The result is the winner (None and no places: a void game) and, in a match
     whose games end in places, every seat's place (a timed game's first place
@@ -184,9 +191,9 @@ def game_decide(
 
 
 def game_dispute(*, game: Game, made_by: AnyUser = None, reason: str = "") -> Game:
-    """The game waits for an organiser; nothing already recorded is overwritten.
+    """The game waits for an organiser; nothing already recorded is overwritten (a helper under the lock).
 
-    The caller holds the match row's lock (`game_lock`).
+    The caller holds the match row's lock: `game` came from `game_lock` in this transaction.
     """
     _require_lock_held()
     if game.status != Game.Status.DISPUTED:
@@ -242,20 +249,18 @@ def game_evidence_outcome(game: Game, claims: list[Claim], *, pending: bool) -> 
     )
 
 
-def game_apply_evidence(
-    *, game: Game, made_by: AnyUser = None, source: dict[str, Any] | None = None, outcome: Outcome | None = None
-) -> Game:
+def game_apply_evidence(*, game: Game, made_by: AnyUser = None, source: dict[str, Any] | None = None) -> Game:
     """After evidence came in (a verdict, a report): claim, decide or dispute the game as its evidence says.
 
-    The caller holds the match row's lock. `outcome`: the evidence's outcome
-    when the caller already worked it out (the verification path); otherwise
-    it is worked out here from every piece of evidence.
+    A helper under the lock: the caller holds the match row's lock and `game`
+    came from `game_lock` (or, for a log's verification, the same lock taken
+    through the log) in this transaction. The outcome is worked out from
+    every piece of the game's evidence (one query for its logs).
     """
     _require_lock_held()
     match = game.match
-    if outcome is None:
-        claims, pending = game_claims(game)
-        outcome = game_evidence_outcome(game, claims, pending=pending)
+    claims, pending = game_claims(game)
+    outcome = game_evidence_outcome(game, claims, pending=pending)
     if game.status in _OPEN_FOR_EVIDENCE:
         if outcome.verdict is OutcomeKind.DECIDED:
             assert outcome.source is not None
@@ -340,14 +345,14 @@ def _require_player(match: Match, user: AnyUser, doing: str) -> Player:
 
 @transaction.atomic
 def game_report_result(
-    *, game: Game, user: AnyUser, winner: str | None = None, places: dict[str, int] | None = None
+    *, game_id: int, user: AnyUser, winner: str | None = None, places: dict[str, int] | None = None
 ) -> Game:
     """A player reports the result: one report is a claim for the others to confirm; all that agree decide.
 
     Two players report the winner; a table of three or four reports every
     player's place (`places`, by handle), the winner being the one in first.
     """
-    game = game_lock(game_id=game.pk)
+    game = game_lock(game_id=game_id)
     require_match_live(game.match)
     match = game.match
     me = _require_player(match, user, "report its results")
@@ -375,9 +380,9 @@ def game_report_result(
 
 
 @transaction.atomic
-def game_confirm(*, game: Game, user: AnyUser) -> Game:
+def game_confirm(*, game_id: int, user: AnyUser) -> Game:
     """The opponent of the claiming side (or an organiser) confirms the claimed result: it decides the game."""
-    game = game_lock(game_id=game.pk)
+    game = game_lock(game_id=game_id)
     require_match_live(game.match)
     match = game.match
     if game.status != Game.Status.AWAITING_CONFIRMATION:
@@ -430,9 +435,9 @@ def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | No
 
 
 @transaction.atomic
-def game_dispute_claim(*, game: Game, user: AnyUser, reason: str) -> Game:
+def game_dispute_claim(*, game_id: int, user: AnyUser, reason: str) -> Game:
     """Either player disputes a result awaiting confirmation, saying why; an organiser settles it."""
-    game = game_lock(game_id=game.pk)
+    game = game_lock(game_id=game_id)
     require_match_live(game.match)
     _require_player(game.match, user, "dispute its results")
     reason = reason.strip()
@@ -450,7 +455,7 @@ def game_dispute_claim(*, game: Game, user: AnyUser, reason: str) -> Game:
 
 @transaction.atomic
 def game_set_result(
-    *, game: Game, user: AnyUser, winner: str | None, reason: str = "", places: dict[str, int] | None = None
+    *, game_id: int, user: AnyUser, winner: str | None, reason: str = "", places: dict[str, int] | None = None
 ) -> Game:
     """An organiser sets (or settles) a game's result; `winner` None voids the game.
 
@@ -459,7 +464,7 @@ def game_set_result(
     """
     if not user_is_organiser(user=user):
         raise NotAllowed("Only organisers can set a game's result.")
-    game = game_lock(game_id=game.pk)
+    game = game_lock(game_id=game_id)
     require_match_live(game.match)
     if game.status not in (*_OPEN_FOR_EVIDENCE, Game.Status.DISPUTED):
         raise Invalid(

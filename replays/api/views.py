@@ -119,7 +119,7 @@ def _log_replay(log_id: int) -> tuple[MatchLog, CompactSteps]:
     log = selectors.log_get_with_data(log_id=log_id)
     if log is None:
         raise NotFound(f"There is no log {log_id}.")
-    return log, services.replay_compact(services.log_steps_build(log=log))
+    return log, services.replay_compact(services.log_steps_build(log_id=log.pk))
 
 
 def _verdict_fields(log: MatchLog) -> dict[str, Any]:

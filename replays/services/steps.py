@@ -16,7 +16,7 @@ logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def log_steps_build(*, log: MatchLog) -> ReplaySteps:
+def log_steps_build(*, log_id: int) -> ReplaySteps:
     """The replay's steps for a log, computed from the stored bytes and kept for this engine version.
 
     Computed on first view rather than in the worker: most logs are never
@@ -24,15 +24,17 @@ def log_steps_build(*, log: MatchLog) -> ReplaySteps:
     out of the verification task keeps the pipeline fast. Cached in the
     database (one row per log) in the compact form of `replays.compact` (a
     small fraction of the engine's dicts: `bench_replay` prints both), so
-    every later view is a single small read; recomputed when the engine
-    version changes or the row holds an older form.
+    every later view is a single small read (the log's bytes are read only to
+    compute them); recomputed when the engine version changes or the row
+    holds an older form. Raises MatchLog.DoesNotExist.
     """
-    cached = ReplaySteps.objects.filter(log=log).first()
+    cached = ReplaySteps.objects.filter(log_id=log_id).first()
     if cached is not None and cached.engine_version == ENGINE_VERSION and cached.legend.get("format") == FORMAT:
         return cached
-    compact = document_compact_steps(bytes(log.data), name=f"log {log.pk}")
+    data = MatchLog.objects.values_list("data", flat=True).get(pk=log_id)
+    compact = document_compact_steps(bytes(data), name=f"log {log_id}")
     replay, _ = ReplaySteps.objects.update_or_create(
-        log=log, defaults={"engine_version": ENGINE_VERSION, "steps": compact.rows, "legend": compact.legend}
+        log_id=log_id, defaults={"engine_version": ENGINE_VERSION, "steps": compact.rows, "legend": compact.legend}
     )
     return replay
 

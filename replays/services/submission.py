@@ -22,7 +22,7 @@ from matches.models import Game, Match
 from matches.selectors import user_is_organiser, user_player
 from matches.services import AnyUser, game_lock, require_match_live
 from speedrules import LogError, ruleset_from_json
-from speedsite.errors import Invalid, NotAllowed, NotFound, QuotaExceeded, TooLarge
+from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
 from ..models import MatchLog
 from .reverification import logs_enqueue_verification
@@ -148,10 +148,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     row comes back with created False. `enqueue=False` stores the log pending
     without sending it to the workers (the benchmark sends it itself).
     """
-    try:
-        game = game_lock(game_id=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"There is no game {game_id}.") from None
+    game = game_lock(game_id=game_id)  # NotFound: no such game
     match = game.match
     if not user_is_organiser(user=user):
         me = user_player(user=user)

@@ -62,7 +62,7 @@ class TestVerify:
 
         game = make_match(alice, ben).games.get()
         log = submit(game, won_log("speed", ["alice", "ben"], winner_seat=1))
-        game_set_result(game=game, user=organiser, winner="alice")
+        game_set_result(game_id=game.pk, user=organiser, winner="alice")
         log_verify(log_id=log.pk)
         game.refresh_from_db()
         assert (game.status, game.winner, game.decided_by) == ("decided", alice, "organiser")
@@ -210,10 +210,10 @@ class TestSteps:
     def test_steps_are_cached_per_engine_version(self, alice, ben):
         document = won_log("speed", ["alice", "ben"])
         log = submit(make_match(alice, ben).games.get(), document)
-        first = log_steps_build(log=log)
+        first = log_steps_build(log_id=log.pk)
         assert len(first.steps) == len(document["events"]) + 1
         ReplaySteps.objects.filter(pk=first.pk).update(engine_version="0.0.1", steps=[])
-        again = log_steps_build(log=log)
+        again = log_steps_build(log_id=log.pk)
         assert again.engine_version == ENGINE_VERSION
         assert again.steps == first.steps
         assert ReplaySteps.objects.count() == 1

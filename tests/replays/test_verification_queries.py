@@ -1,148 +1,135 @@
-"""Exact statement counts of `log_verify` on each of its paths, printed in full when one changes.
+"""Exact statement counts of `log_verify` in its common cases, as production runs them.
 
-The verification is the pipeline's hot path: a statement more per log is a
-round trip more per log. Each path is pinned: a player's log awaiting the
-opponent's confirmation (the usual case), a game decided while the match goes
-on, a match finished, and a tournament's match finished (which also rates both
-players and advances the tournament). The organiser's log decides at once.
+Counted with `tests.queries.assert_database_query_count`: the savepoint a test's
+transaction turns `log_verify`'s own atomic into is left out (in production it
+is the BEGIN and COMMIT), and every statement is listed when a count changes.
+Each case runs on a short match and on a long one with games already played:
+the count must not grow with the match (no query per game).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
 import orjson
 import pytest
-from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
-from matches.models import Game, Match, ResultChange
-from matches.services import game_state
-from replays.hot_path import _from_row, log_load_for_verification
+from matches.models import Game, Match
+from matches.services import game_set_result
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
-from tests.factories import make_match, make_players, make_tournament, ready, won_log
+from tests.factories import make_match, make_players, make_tournament, ready, tampered, won_log
+from tests.queries import assert_database_query_count
 from tournaments.models import TournamentMatch
 
 pytestmark = pytest.mark.django_db
 
+# The lock; the log with its game, match, players and submitter; the verdict; the game's logs
+# as evidence. A claim, a decision or a dispute then writes the game and its history row.
+JUDGED = 4
+WRITTEN = JUDGED + 2
+# A decision then reads the match's games for the series: it opens the next game, or ends the
+# match: its row; the ratings listener (the match read by its id, as listeners take ids; both
+# ratings made if missing, locked, a later rating looked for, the match's games read, both
+# ratings written, their history); the tournaments listener's look for a tournament the match is in.
+DECIDED_MID_MATCH = WRITTEN + 2
+DECIDED_MATCH = WRITTEN + 10
 
-@contextmanager
-def exactly(count: int) -> Iterator[None]:
-    """Like django_assert_num_queries, but lists every statement when the count differs."""
-    with CaptureQueriesContext(connection) as captured:
-        yield
-    statements = [query["sql"] for query in captured.captured_queries]
-    listing = "\n".join(f"{number}. {sql}" for number, sql in enumerate(statements, start=1))
-    assert len(statements) == count, f"{len(statements)} statements, expected {count}:\n{listing}"
+
+def played_to(match: Match, *, wins: tuple[int, int], organiser) -> Game:
+    """Let an organiser decide games until the players have these wins; the open game that follows."""
+    one, two = match.player_one, match.player_two
+    for winner in [one] * wins[0] + [two] * wins[1]:
+        game = match.games.get(status=Game.Status.OPEN)
+        game_set_result(game_id=game.pk, user=organiser, winner=winner.handle)
+    return match.games.get(status=Game.Status.OPEN)
 
 
-def pending_log(match: Match, *, winner_seat: int, user) -> MatchLog:
+def pending_log(match: Match, *, winner_seat: int, user, bad: bool = False) -> MatchLog:
     game = match.games.get(status=Game.Status.OPEN)
     names = [match.player_one.handle, match.player_two.handle]
     document = won_log(match.ruleset_name or "speed", names, winner_seat=winner_seat, start=game.number * 100)
-    log, _ = log_submit(game_id=game.pk, data=orjson.dumps(document), user=user, enqueue=False)
+    data = orjson.dumps(tampered(document) if bad else document)
+    log, _ = log_submit(game_id=game.pk, data=data, user=user, enqueue=False)
     return log
 
 
-def verify(log: MatchLog) -> Callable[[], MatchLog | None]:
-    return lambda: log_verify(log_id=log.pk)
+# A short match, and a long one with games already played (the wins before the log).
+SIZES = [pytest.param(3, (0, 0), id="game-1-of-3"), pytest.param(9, (3, 3), id="game-7-of-9")]
 
 
-def test_a_players_log_awaiting_confirmation() -> None:
+@pytest.mark.parametrize(("best_of", "wins"), SIZES)
+def test_a_claim_from_one_sides_log(organiser, best_of: int, wins: tuple[int, int]) -> None:
     one, two = make_players(2)
-    match = make_match(one, two, best_of=3)
+    match = make_match(one, two, best_of=best_of)
+    game = played_to(match, wins=wins, organiser=organiser)
     log = pending_log(match, winner_seat=0, user=one.user)
-    # The savepoint and its release (a test runs in a transaction; a worker sends neither
-    # a BEGIN nor a COMMIT: see `atomic_pipeline`); the lock, then the load with the match's
-    # games (one round trip); the verdict, the claim and its history row, one statement (one more).
-    with exactly(5):
+    with assert_database_query_count(WRITTEN):
         log_verify(log_id=log.pk)
-    assert list(match.games.values_list("number", "status", "claimed_winner")) == [(1, "awaiting_confirmation", one.pk)]
+    game.refresh_from_db()
+    assert (game.status, game.claimed_winner, game.claimed_by) == (Game.Status.AWAITING_CONFIRMATION, one, one)
 
 
-def test_a_game_decided_while_the_match_goes_on(organiser) -> None:
+@pytest.mark.parametrize(("best_of", "wins"), SIZES)
+def test_a_log_deciding_a_game_mid_match(organiser, best_of: int, wins: tuple[int, int]) -> None:
     one, two = make_players(2)
-    match = make_match(one, two, best_of=3)
+    match = make_match(one, two, best_of=best_of)
+    game = played_to(match, wins=wins, organiser=organiser)
     log = pending_log(match, winner_seat=0, user=organiser)
-    # As above, with the result, its history row and the next game in that one statement.
-    with exactly(5):
+    with assert_database_query_count(DECIDED_MID_MATCH):
         log_verify(log_id=log.pk)
-    assert list(match.games.values_list("number", "status")) == [(1, "decided"), (2, "open")]
+    game.refresh_from_db()
+    assert (game.status, game.winner) == (Game.Status.DECIDED, one)
+    assert match.games.filter(number=game.number + 1, status=Game.Status.OPEN).exists()
 
 
-def test_a_match_finished(organiser) -> None:
+@pytest.mark.parametrize(
+    ("best_of", "wins"), [pytest.param(1, (0, 0), id="best-of-1"), pytest.param(9, (4, 3), id="game-8-of-9")]
+)
+def test_a_log_ending_the_match(organiser, best_of: int, wins: tuple[int, int]) -> None:
     one, two = make_players(2)
-    match = make_match(one, two, best_of=1)
-    log = pending_log(match, winner_seat=1, user=organiser)
-    # The hot path up to the verdict, then matches.services ends the match and the
-    # ratings listener rates both players (reading the match by its id); nothing in a tournament.
-    with exactly(18):
+    match = make_match(one, two, best_of=best_of)
+    played_to(match, wins=wins, organiser=organiser)
+    log = pending_log(match, winner_seat=0, user=organiser)
+    with assert_database_query_count(DECIDED_MATCH):
         log_verify(log_id=log.pk)
     match.refresh_from_db()
-    assert (match.status, match.winner_id) == (Match.Status.FINISHED, two.pk)
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, one.pk)
 
 
-def test_a_tournament_match_finished(organiser) -> None:
+@pytest.mark.parametrize(("best_of", "wins"), SIZES)
+def test_a_rejected_log(organiser, best_of: int, wins: tuple[int, int]) -> None:
+    one, two = make_players(2)
+    match = make_match(one, two, best_of=best_of)
+    game = played_to(match, wins=wins, organiser=organiser)
+    log = pending_log(match, winner_seat=0, user=one.user, bad=True)
+    with assert_database_query_count(JUDGED):  # the game stays open: nothing else is written
+        log_verify(log_id=log.pk)
+    log.refresh_from_db()
+    game.refresh_from_db()
+    assert (log.status, log.code, game.status) == (MatchLog.Status.REJECTED, "result_mismatch", Game.Status.OPEN)
+
+
+def test_a_tournament_match_ended_by_a_log(organiser) -> None:
+    """As a match that ends, then the tournaments listener records the result and advances the bracket."""
     players = make_players(4)
     tournament = make_tournament(organiser, players, format="single_elimination")
     pairing = ready(tournament)[0]
     match = Match.objects.select_related("player_one", "player_two").get(pk=pairing.match_id)
     log = pending_log(match, winner_seat=0, user=organiser)
-    # As above, then the tournaments listener records the result and advances the bracket.
-    with exactly(26):
+    with assert_database_query_count(DECIDED_MATCH + 8):
         log_verify(log_id=log.pk)
     pairing.refresh_from_db()
     assert (pairing.status, pairing.winner_id) == (TournamentMatch.Status.DECIDED, match.player_one_id)
 
 
-def test_the_hot_paths_instances_are_the_ones_from_db_makes() -> None:
-    """`replays.hot_path` builds its instances without `Model.__init__`: the same fields, the rest deferred."""
+@pytest.mark.parametrize("best_of", [3, 1], ids=["mid-match", "match-ending"])
+def test_a_log_that_decides_a_game_records_its_submitter_as_who_decided_it(organiser, best_of: int) -> None:
+    """A game decided by a log names the log's submitter whether or not the match ends with it
+    (the retired SQL path left it empty mid-match)."""
     one, two = make_players(2)
-    match = make_match(one, two, best_of=3)
-    wanted = {"id", "series", "series_length", "player_one_id", "player_two_id", "time_limit_ms"}
-    fields = tuple(f.attname for f in Match._meta.concrete_fields if f.attname in wanted)  # from_db's order
-    values = Match.objects.filter(pk=match.pk).values_list(*fields).get()
-    fast, usual = _from_row(Match, "default", fields, values), Match.from_db("default", fields, values)
-    state = ("adding", "db")
-    assert [getattr(fast._state, name) for name in state] == [getattr(usual._state, name) for name in state]
-    assert fast.__dict__.keys() - {"_state"} == usual.__dict__.keys() - {"_state"}
-    assert all(getattr(fast, name) == getattr(usual, name) for name in fields)
-    assert fast.get_deferred_fields() == usual.get_deferred_fields() != set()
-    assert fast.status == Match.objects.get(pk=match.pk).status  # a deferred field loads on first read
-    assert fast.player_one == one
-
-
-def test_the_hot_paths_history_row_reads_back_as_the_orms() -> None:
-    one, two = make_players(2)
-    match = make_match(one, two, best_of=3)
-    log = pending_log(match, winner_seat=0, user=one.user)
-    before = timezone.now()
-    log_verify(log_id=log.pk)
-    change = ResultChange.objects.get(match=match)
-    game = match.games.get(number=1)
-    assert (change.game_id, change.kind, change.made_by_id, change.reason) == (game.pk, "submission", one.user_id, "")
-    assert before <= change.made_at <= timezone.now()
-    assert change.before == {"status": "open", "winner": None, "decided_by": None, "claimed_winner": None}
-    assert (
-        change.after
-        == game_state(game)
-        == {**change.before, "status": "awaiting_confirmation", "claimed_winner": one.handle}
-    )
-    assert change.source == {"log": log.pk}
-
-
-def test_the_load_links_the_log_to_its_game_match_and_players(django_assert_num_queries) -> None:
-    one, two = make_players(2)
-    match = make_match(one, two, best_of=3)
-    log = pending_log(match, winner_seat=0, user=one.user)
-    with transaction.atomic():
-        loaded = log_load_for_verification(log.pk)
-    assert loaded is not None
-    with django_assert_num_queries(0):  # all cached by the load
-        game = loaded.log.game
-        players = [player.handle for player in game.match.players]
-    assert (game.pk, game.match.pk, players) == (log.game_id, match.pk, [one.handle, two.handle])
-    assert loaded.games == [(1, "open", None)] and loaded.submitter == one.pk and not loaded.has_others
+    match = make_match(one, two, best_of=best_of)
+    game = match.games.get()
+    log_verify(log_id=pending_log(match, winner_seat=1, user=organiser).pk)
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.decided_by) == (Game.Status.DECIDED, two, Game.DecidedBy.LOG)
+    assert game.decided_by_user == organiser
+    assert game.changes.get(kind="decision").made_by == organiser

@@ -32,7 +32,7 @@ def admin_client(alice, ben) -> Client:
     log, _ = log_submit(game_id=game.pk, data=body(won_log("speed", ["alice", "ben"])), user=alice.user, enqueue=False)
     log_verify(log_id=log.pk)
     log_verify(log_id=log.pk, force=True)
-    log_steps_build(log=log)
+    log_steps_build(log_id=log.pk)
     client = Client()
     client.force_login(make_user("boss", superuser=True))
     return client

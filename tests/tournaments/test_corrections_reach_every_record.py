@@ -46,7 +46,7 @@ def cup(organiser: Any) -> dict[str, Any]:
     # R1-2 goes to three games: dev, emma, dev.
     for winner in ("dev", "emma", "dev"):
         game = Game.objects.filter(match_id=r12.match_id, status=Game.Status.OPEN).get()
-        game_set_result(game=game, user=organiser, winner=winner)
+        game_set_result(game_id=game.pk, user=organiser, winner=winner)
     play(organiser, pairing(tournament, "R1-4"), players["chloe"])
     play(organiser, pairing(tournament, "R2-1"), players["dev"])
     play(organiser, pairing(tournament, "R2-2"), players["ben"])

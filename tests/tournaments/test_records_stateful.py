@@ -141,7 +141,7 @@ class Records(RuleBasedStateMachine):
         winner = data.draw(st.sampled_from([game.match.player_one.handle, game.match.player_two.handle]))
         self._try(
             f"report by {user.username} on game {game.pk}: {winner}",
-            lambda: game_report_result(game=game, user=user, winner=winner),
+            lambda: game_report_result(game_id=game.pk, user=user, winner=winner),
         )
 
     @precondition(lambda self: exists(Game.Status.AWAITING_CONFIRMATION))
@@ -151,7 +151,7 @@ class Records(RuleBasedStateMachine):
         if game is None:
             return
         user = self._user(data, game)
-        self._try(f"confirm by {user.username} of game {game.pk}", lambda: game_confirm(game=game, user=user))
+        self._try(f"confirm by {user.username} of game {game.pk}", lambda: game_confirm(game_id=game.pk, user=user))
 
     @precondition(lambda self: exists(Game.Status.AWAITING_CONFIRMATION))
     @rule(data=st.data())
@@ -162,7 +162,7 @@ class Records(RuleBasedStateMachine):
         user = self._user(data, game, organiser=False)
         self._try(
             f"dispute by {user.username} of game {game.pk}",
-            lambda: game_dispute_claim(game=game, user=user, reason="That is not how it went."),
+            lambda: game_dispute_claim(game_id=game.pk, user=user, reason="That is not how it went."),
         )
 
     @precondition(lambda self: exists(*UNSETTLED))
@@ -174,7 +174,7 @@ class Records(RuleBasedStateMachine):
         winner = data.draw(st.sampled_from([game.match.player_one.handle, game.match.player_two.handle, None]))
         self._try(
             f"settle game {game.pk}: {winner}",
-            lambda: game_set_result(game=game, user=self.organiser, winner=winner, reason="Settled."),
+            lambda: game_set_result(game_id=game.pk, user=self.organiser, winner=winner, reason="Settled."),
         )
 
     @precondition(lambda self: exists(Game.Status.AWAITING_CONFIRMATION, confirm_by__isnull=False))

@@ -318,8 +318,8 @@ class TestConcurrency:
         semis = {p.key: p for p in ready(tournament)}
         game_ids = {key: Game.objects.get(match_id=p.match_id).pk for key, p in semis.items()}
         errors = self._in_threads(
-            lambda: game_set_result(game=Game.objects.get(pk=game_ids["R1-1"]), user=organiser, winner="c01"),
-            lambda: game_set_result(game=Game.objects.get(pk=game_ids["R1-2"]), user=organiser, winner="c02"),
+            lambda: game_set_result(game_id=game_ids["R1-1"], user=organiser, winner="c01"),
+            lambda: game_set_result(game_id=game_ids["R1-2"], user=organiser, winner="c02"),
         )
         assert errors == []
         final = TournamentMatch.objects.get(tournament=tournament, key="R2-1")
@@ -334,8 +334,8 @@ class TestConcurrency:
         game_id = Game.objects.get(match_id=semi.match_id).pk
         # Each request loads its own copy of the game, as two API calls would.
         errors = self._in_threads(
-            lambda: game_set_result(game=Game.objects.get(pk=game_id), user=organiser, winner="d01"),
-            lambda: game_set_result(game=Game.objects.get(pk=game_id), user=organiser, winner="d04"),
+            lambda: game_set_result(game_id=game_id, user=organiser, winner="d01"),
+            lambda: game_set_result(game_id=game_id, user=organiser, winner="d04"),
         )
         # Refusing the second result is the matches app's business; whatever it
         # does, the tournament takes the match's one result, once.

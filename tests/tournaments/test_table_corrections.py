@@ -230,7 +230,7 @@ def test_a_timed_two_player_correction_turns_each_games_places_round(organiser):
     (only,) = ready(tournament)
     match = Match.objects.get(pk=only.match_id)
     for winner in (a, b, a):
-        game_set_result(game=match.games.get(status=Game.Status.OPEN), user=organiser, winner=winner.handle)
+        game_set_result(game_id=match.games.get(status=Game.Status.OPEN).pk, user=organiser, winner=winner.handle)
     match.refresh_from_db()
     assert match.winner == a
     assert list(match.games.order_by("number").values_list("places", flat=True)) == [[1, 2], [2, 1], [1, 2]]

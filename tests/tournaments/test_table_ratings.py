@@ -33,15 +33,15 @@ def decide(game: Game, organiser: Any, match: Match, places: tuple[int, ...], *,
         # Named by a winner: the better place (a two-player game not timed has no shared place), or a winning partner.
         winner = players[places.index(1)].handle
         for player in players[:2] if by_reports else []:  # seats 0 and 1: both players, or one of each team
-            game_report_result(game=game, user=player.user, winner=winner)
+            game_report_result(game_id=game.pk, user=player.user, winner=winner)
         if not by_reports:
-            game_set_result(game=game, user=organiser, winner=winner)
+            game_set_result(game_id=game.pk, user=organiser, winner=winner)
         return
     by_handle = {player.handle: place for player, place in zip(players, places, strict=True)}
     for player in players if by_reports else []:
-        game_report_result(game=game, user=player.user, places=by_handle)
+        game_report_result(game_id=game.pk, user=player.user, places=by_handle)
     if not by_reports:
-        game_set_result(game=game, user=organiser, winner=None, places=by_handle)
+        game_set_result(game_id=game.pk, user=organiser, winner=None, places=by_handle)
 
 
 def play_out(match: Match, organiser: Any, results: list[tuple[tuple[int, ...], bool]]) -> None:
@@ -144,7 +144,7 @@ def _fields(rating: Rating) -> tuple[float, float, float]:
 def test_a_timed_game_with_a_shared_first_place_rates_as_a_draw(organiser):
     one, two = make_players(2)
     match = match_create(players=[one.handle, two.handle], best_of=1, time_limit_ms=60_000)
-    game_set_result(game=match.games.get(), user=organiser, winner=two.handle)
+    game_set_result(game_id=match.games.get().pk, user=organiser, winner=two.handle)
     # Game 2 as a verified log of a game level at the limit leaves it (no simulated log ends so).
     Game.objects.create(match=match, number=2, status=Game.Status.DECIDED, places=[1, 1], winner=None)
     assert rated_match(match=match).games == ((2, 1), (1, 1)), "the first from its winner, the second a draw"

@@ -43,7 +43,7 @@ def records(organiser: Any) -> dict[str, Any]:
     (replayed,) = ready(tournament)
     play(organiser, replayed, replayed.player_two)
     loose = make_match(players[0], players[3], best_of=3)
-    game_set_result(game=loose.games.get(), user=organiser, winner=players[3].handle)
+    game_set_result(game_id=loose.games.get().pk, user=organiser, winner=players[3].handle)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     return {"tournament": tournament, "players": players, "loose": loose}
@@ -125,8 +125,8 @@ def test_a_match_annulled_by_hand_is_named(records):
 def test_ratings_recorded_out_of_order_are_replayed_to_the_order_of_the_results(organiser):
     a, b, c = make_players(3)
     first, second = make_match(a, b, best_of=1), make_match(a, c, best_of=1)
-    game_set_result(game=first.games.get(), user=organiser, winner=a.handle)
-    game_set_result(game=second.games.get(), user=organiser, winner=c.handle)
+    game_set_result(game_id=first.games.get().pk, user=organiser, winner=a.handle)
+    game_set_result(game_id=second.games.get().pk, user=organiser, winner=c.handle)
     assert audit()[0] == 0
     # As if the later match had been rated first (two results of one player committed together).
     RatingChange.objects.all().delete()

@@ -22,11 +22,13 @@ def tables(organiser: Any) -> dict[str, Any]:
     places = {"p01": 1, "p02": 2, "p03": 3, "p04": 4}
     game = reported.games.get()
     for player in four:
-        game_report_result(game=game, user=player.user, places=places)
+        game_report_result(game_id=game.pk, user=player.user, places=places)
     three = four[:3]
     organised = match_create(players=[p.handle for p in three], ruleset="three-way", best_of=3)
     for result in ({"p01": 2, "p02": 1, "p03": 2}, {"p01": 1, "p02": 2, "p03": 3}, {"p01": 3, "p02": 1, "p03": 2}):
-        game_set_result(game=organised.games.get(status=Game.Status.OPEN), user=organiser, winner=None, places=result)
+        game_set_result(
+            game_id=organised.games.get(status=Game.Status.OPEN).pk, user=organiser, winner=None, places=result
+        )
     for match in (reported, organised):
         match.refresh_from_db()
         assert match.status == Match.Status.FINISHED
@@ -90,7 +92,7 @@ def test_places_that_are_no_finishing_order_are_named(tables):
 def test_a_team_game_whose_partners_are_split_is_named(organiser):
     players = make_players(4)
     match = match_create(players=[p.handle for p in players], ruleset="team", best_of=1)
-    game_set_result(game=match.games.get(), user=organiser, winner="p03")  # p01 and p03 against p02 and p04
+    game_set_result(game_id=match.games.get().pk, user=organiser, winner="p03")  # p01 and p03 against p02 and p04
     assert audit()[0] == 0
     Game.objects.filter(match=match).update(places=[1, 1, 3, 3])
     status, out = audit()

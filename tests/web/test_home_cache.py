@@ -56,7 +56,7 @@ def test_a_finished_match_moves_to_the_results(client: Client, organiser: Any) -
     match = match_create(players=[one.handle, two.handle], best_of=1)
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "finished_matches")) == ([match.pk], [])
-    game_set_result(game=match.games.get(), user=organiser, winner=one.handle)
+    game_set_result(game_id=match.games.get().pk, user=organiser, winner=one.handle)
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "finished_matches")) == ([], [match.pk])
 
@@ -75,7 +75,7 @@ def test_a_verified_log_reaches_the_replays_and_the_score(client: Client, organi
     response = _home(client)[1]
     assert (_ids(response, "running_matches"), _ids(response, "latest_logs")) == ([match.pk], [])
     assert 'aria-label="Score 0 to 0"' in response.content.decode()
-    # An organiser's log decides game 1 and the match goes on: written by the hot path's SQL, in log_verify.
+    # An organiser's log decides game 1 and the match goes on (log_verify, through matches.services).
     log = submit(data, user=organiser, match=match)
     response = _home(client)[1]
     assert _ids(response, "latest_logs") == [log.pk]

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_due_claim_stands_when_a_page_is_read(alice, ben) -> None:
     match = match_create(players=["alice", "ben"], best_of=1, confirm_within=60)
-    game = game_report_result(game=match.games.get(), user=alice.user, winner="alice")
+    game = game_report_result(game_id=match.games.get().pk, user=alice.user, winner="alice")
     assert game.status == Game.Status.AWAITING_CONFIRMATION
     with override_settings(SPEED_LAPSE_ON_READ=False):
         Client().get("/")

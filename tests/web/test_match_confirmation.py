@@ -18,7 +18,7 @@ def logged_in(user) -> Client:
 
 def test_the_opponent_confirms_on_the_match_page(alice, ben) -> None:
     match = make_match(alice, ben, best_of=3)
-    game = game_report_result(game=match.games.get(), user=alice.user, winner="alice")
+    game = game_report_result(game_id=match.games.get().pk, user=alice.user, winner="alice")
     page = logged_in(alice.user).get(f"/matches/{match.pk}/").content.decode()
     assert "Awaiting confirmation" in page and 'data-role="claim"' in page
     assert f"/games/{game.pk}/confirm/" not in page  # alice's own claim: she cannot confirm it
@@ -34,7 +34,7 @@ def test_the_opponent_confirms_on_the_match_page(alice, ben) -> None:
 
 def test_a_dispute_needs_a_reason_and_is_shown(alice, ben) -> None:
     match = make_match(alice, ben)
-    game = game_report_result(game=match.games.get(), user=alice.user, winner="alice")
+    game = game_report_result(game_id=match.games.get().pk, user=alice.user, winner="alice")
     client = logged_in(ben.user)
     client.post(f"/games/{game.pk}/dispute/", {"reason": ""})
     assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
@@ -45,7 +45,7 @@ def test_a_dispute_needs_a_reason_and_is_shown(alice, ben) -> None:
 
 def test_strangers_see_no_buttons_and_cannot_confirm(alice, ben, carol) -> None:
     match = make_match(alice, ben)
-    game = game_report_result(game=match.games.get(), user=alice.user, winner="alice")
+    game = game_report_result(game_id=match.games.get().pk, user=alice.user, winner="alice")
     anonymous = Client().get(f"/matches/{match.pk}/").content.decode()
     assert f"/games/{game.pk}/confirm/" not in anonymous and "Submit a log for game" not in anonymous
     assert logged_in(carol.user).post(f"/games/{game.pk}/confirm/").status_code == 403
@@ -54,7 +54,7 @@ def test_strangers_see_no_buttons_and_cannot_confirm(alice, ben, carol) -> None:
 
 def test_an_annulled_match_crowns_nobody_and_says_why(organiser, alice, ben) -> None:
     match = make_match(alice, ben, best_of=1)
-    game_set_result(game=match.games.get(), user=organiser, winner="alice")
+    game_set_result(game_id=match.games.get().pk, user=organiser, winner="alice")
     before = Client().get(f"/matches/{match.pk}/").content.decode()
     assert 'aria-label="Winner"' in before and 'data-role="annulled"' not in before
     match_annul(match_id=match.pk, correction_id=7, made_by=organiser, reason="R1-2 was corrected")

@@ -31,7 +31,7 @@ def players(db: None) -> dict[str, Player]:
 def claimed_team_game(organiser: Any, players: dict[str, Player], ruleset: object, by: str) -> Game:
     match = match_create(players=FOUR, ruleset=ruleset, best_of=3, created_by=organiser)
     game = match.games.get()
-    game_report_result(game=game, user=players[by].user, winner=by)
+    game_report_result(game_id=game.pk, user=players[by].user, winner=by)
     game.refresh_from_db()
     assert game.status == Game.Status.AWAITING_CONFIRMATION
     return game
@@ -71,9 +71,9 @@ def test_tables_and_two_player_claims_still_wait_on_every_other_player(
 ) -> None:
     """The partner clause is NULL for these matches (no teams, or no fourth seat); it must not drop them."""
     table = match_create(players=FOUR, ruleset="four-way", best_of=3, created_by=organiser).games.get()
-    game_report_result(game=table, user=players["ann"].user, places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
+    game_report_result(game_id=table.pk, user=players["ann"].user, places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
     pair = match_create(players=["cy", "bo"], best_of=3, created_by=organiser).games.get()
-    game_report_result(game=pair, user=players["cy"].user, winner="cy")
+    game_report_result(game_id=pair.pk, user=players["cy"].user, winner="cy")
     assert waiting_on(players, table) == ["bo", "cy", "di"]
     assert waiting_on(players, pair) == ["bo"]
 

@@ -79,7 +79,9 @@ def test_a_report_missing_a_place_says_whose_and_changes_nothing(table: Match) -
 
 
 def test_every_other_player_confirms_on_the_page(table: Match) -> None:
-    game = game_report_result(game=table.games.get(), user=user_of("ann"), places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
+    game = game_report_result(
+        game_id=table.games.get().pk, user=user_of("ann"), places={"ann": 1, "bo": 2, "cy": 3, "di": 4}
+    )
     page = Client().get(f"/matches/{table.pk}/").content.decode()
     assert "Every other player must confirm" in page
     assert 'data-role="claimed-places"' in page
@@ -119,7 +121,9 @@ def test_the_organiser_sets_places_or_voids_a_game(table: Match, organiser: Any)
 
 
 def test_the_page_lists_places_standings_and_names_in_words(table: Match, organiser: Any) -> None:
-    game_set_result(game=table.games.get(), user=organiser, winner=None, places={"ann": 2, "bo": 2, "cy": 1, "di": 4})
+    game_set_result(
+        game_id=table.games.get().pk, user=organiser, winner=None, places={"ann": 2, "bo": 2, "cy": 1, "di": 4}
+    )
     response = Client().get(f"/matches/{table.pk}/")
     page = html.unescape(response.content.decode())
     assert "<title>ann, bo, cy and di" in page
@@ -144,7 +148,9 @@ def test_a_timed_match_shows_the_limit_and_each_players_timed_scores(organiser: 
 
 
 def test_lists_find_a_player_in_the_third_and_fourth_seats(table: Match, organiser: Any) -> None:
-    game_set_result(game=table.games.get(), user=organiser, winner=None, places={"ann": 2, "bo": 3, "cy": 4, "di": 1})
+    game_set_result(
+        game_id=table.games.get().pk, user=organiser, winner=None, places={"ann": 2, "bo": 3, "cy": 4, "di": 1}
+    )
     player_page = Client().get("/players/di/")
     assert [m.pk for m in player_page.context["matches"]] == [table.pk]
     assert player_page.context["record"].games_won == 1
@@ -162,8 +168,12 @@ def _queries(client: Client, path: str) -> int:
 def test_a_table_page_costs_the_same_queries_whatever_its_games(table: Match, organiser: Any) -> None:
     client = logged_in(user_of("ann"))
     one_game = _queries(client, f"/matches/{table.pk}/")
-    game_set_result(game=table.games.get(), user=organiser, winner=None, places={"ann": 1, "bo": 2, "cy": 3, "di": 4})
-    game_report_result(game=table.games.get(number=2), user=user_of("bo"), places={"ann": 4, "bo": 1, "cy": 2, "di": 3})
+    game_set_result(
+        game_id=table.games.get().pk, user=organiser, winner=None, places={"ann": 1, "bo": 2, "cy": 3, "di": 4}
+    )
+    game_report_result(
+        game_id=table.games.get(number=2).pk, user=user_of("bo"), places={"ann": 4, "bo": 1, "cy": 2, "di": 3}
+    )
     assert _queries(client, f"/matches/{table.pk}/") == one_game
 
 
@@ -190,7 +200,7 @@ def test_the_player_page_says_how_team_and_table_games_are_rated(client: Client,
     for handle in FOUR:
         make_player(handle)
     team = match_create(players=FOUR, ruleset="team", best_of=1, created_by=organiser)
-    game_set_result(game=team.games.get(), user=organiser, winner="cy")
+    game_set_result(game_id=team.games.get().pk, user=organiser, winner="cy")
     team.refresh_from_db()
     assert team.status == Match.Status.FINISHED
     page = client.get("/players/bo/").content.decode()

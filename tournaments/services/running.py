@@ -84,6 +84,6 @@ def match_score_enter(*, match_id: int, user: AnyUser, games_one: int, games_two
         game = Game.objects.filter(match=match, status__in=_UNSETTLED).order_by("number").first()
         if game is None:  # unreachable: an unfinished match always has a game to play
             raise Conflict(f"Match {match.pk} has no game left to set.")
-        game_set_result(game=game, user=user, winner=handle, reason=reason)
+        game_set_result(game_id=game.pk, user=user, winner=handle, reason=reason)
     match.refresh_from_db()
     return match

@@ -23,7 +23,7 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
     error = ""
     steps: CompactSteps | list[dict[str, object]] = []
     try:
-        steps = replay_compact(log_steps_build(log=log))
+        steps = replay_compact(log_steps_build(log_id=log.pk))
     except ApplicationError as exc:
         error = exc.message
     match = log.game.match

@@ -131,7 +131,7 @@ def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, errors[0] if errors else "Choose who won.")
         return _back(request, game)
     try:
-        game_report_result(game=game, user=request.user, **form.result())
+        game_report_result(game_id=game.pk, user=request.user, **form.result())
     except ApplicationError as exc:
         messages.error(request, exc.message)
     else:
@@ -144,7 +144,7 @@ def game_report_view(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["POST"])
 def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
-    game_confirm(game=game, user=request.user)
+    game_confirm(game_id=game.pk, user=request.user)
     messages.success(request, f"Game {game.number} confirmed.")
     return _back(request, game)
 
@@ -154,7 +154,7 @@ def game_confirm_view(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_dispute_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     try:
-        game_dispute_claim(game=game, user=request.user, reason=request.POST.get("reason", ""))
+        game_dispute_claim(game_id=game.pk, user=request.user, reason=request.POST.get("reason", ""))
     except Invalid as exc:
         messages.error(request, exc.message)
     else:

@@ -263,7 +263,7 @@ def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
             if not result.is_valid():
                 errors = result.non_field_errors()
                 raise Invalid(errors[0] if errors else "Choose a result and give a reason.")
-            game_set_result(game=game, user=request.user, reason=result.cleaned_data["reason"], **result.result())
+            game_set_result(game_id=game.pk, user=request.user, reason=result.cleaned_data["reason"], **result.result())
             messages.success(request, f"Game {game.number}: {result.describe()}.")
     except ApplicationError as exc:
         messages.error(request, exc.message)

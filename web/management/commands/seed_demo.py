@@ -292,11 +292,13 @@ class Command(BaseCommand):
             game_id=first.pk, data=orjson.dumps(_won_game("speed", ["gina", "hugo"], 0, seed)), user=gina.user
         )
         log_verify(log_id=log.pk)
-        game_confirm(game=first, user=hugo.user)
+        game_confirm(game_id=first.pk, user=hugo.user)
         second = Game.objects.get(match=match, number=2)
-        game_report_result(game=second, user=hugo.user, winner="hugo")
+        game_report_result(game_id=second.pk, user=hugo.user, winner="hugo")
         game_dispute_claim(
-            game=second, user=gina.user, reason="I won game 2 by four cards; hugo reported the game we played before."
+            game_id=second.pk,
+            user=gina.user,
+            reason="I won game 2 by four cards; hugo reported the game we played before.",
         )
 
     def _tables(self, admin: Any, *, seed: int) -> None:
@@ -332,7 +334,7 @@ class Command(BaseCommand):
         log_verify(log_id=log.pk)
         game.refresh_from_db()
         if game.status == Game.Status.AWAITING_CONFIRMATION:
-            game_confirm(game=game, user=confirming.user)
+            game_confirm(game_id=game.pk, user=confirming.user)
 
     def _solitaire(self) -> None:
         """Solitaire runs for the leaderboard, each player's own, verified here (with or without workers)."""
