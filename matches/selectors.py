@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet
 
 from .models import Game, Match, Player, ResultChange
@@ -14,8 +14,13 @@ from .series import table_scores
 
 ORGANISERS_GROUP = "organisers"
 
-AnyUser = AbstractBaseUser | AnonymousUser | None
+AnyUser = User | AnonymousUser | None
 """Whoever makes a request: a user, the anonymous user, or nobody (a task or a command)."""
+
+
+def signed_in(user: AnyUser) -> User | None:
+    """The user a row records as its author: a signed-in user, else nobody."""
+    return user if isinstance(user, User) and user.is_authenticated else None
 
 
 def user_is_organiser(*, user: AnyUser) -> bool:
@@ -25,9 +30,9 @@ def user_is_organiser(*, user: AnyUser) -> bool:
     if getattr(user, "is_superuser", False):
         return True
     cached = getattr(user, "_speed_is_organiser", None)
-    if cached is None:
-        cached = user.groups.filter(name=ORGANISERS_GROUP).exists()  # type: ignore[attr-defined]
-        user._speed_is_organiser = cached  # type: ignore[union-attr]
+    if cached is None:  # once per request: the user object lives as long as the request
+        cached = user.groups.filter(name=ORGANISERS_GROUP).exists()
+        setattr(user, "_speed_is_organiser", cached)  # noqa: B010 - not a field of the model
     return bool(cached)
 
 
@@ -64,7 +69,7 @@ def players_by_handles(*, handles: Iterable[str]) -> dict[str, Player]:
 MATCH_PLAYERS = ("player_one", "player_two", "player_three", "player_four")
 
 
-def _games_prefetch() -> Prefetch[Game]:
+def _games_prefetch() -> Prefetch[str, QuerySet[Game], str]:
     return Prefetch(
         "games", queryset=Game.objects.select_related("winner", "claimed_winner", "claimed_by").order_by("number")
     )

@@ -72,7 +72,7 @@ def solitaire_leaderboard() -> QuerySet[SolitaireRun]:
     if connection.features.can_distinct_on_fields:
         best = runs.order_by("player_id", *SOLITAIRE_BEST_ORDER).distinct("player_id").values("pk")
         return runs.filter(pk__in=best).order_by(*SOLITAIRE_BEST_ORDER)
-    best_ids = {}
+    best_ids: dict[int, int] = {}
     for run_id, player_id in runs.order_by(*SOLITAIRE_BEST_ORDER).values_list("pk", "player_id"):
         best_ids.setdefault(player_id, run_id)  # SQLite (the demo): the first of each player in best order
     return runs.filter(pk__in=best_ids.values()).order_by(*SOLITAIRE_BEST_ORDER)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from django.db.models import Q, QuerySet
 
@@ -17,6 +17,9 @@ from tournaments.standings import StandingsRow, metric_for
 
 from .cache import TournamentCache
 from .formats import format_for
+
+if TYPE_CHECKING:
+    from .formats.base import PairingResult
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 
 
@@ -122,7 +125,9 @@ def _standings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> Standi
         "timed",
         named=True,
     )
-    table = fmt.table(tournament, pairings, [entrant.player_id for entrant in entrants])
+    # django-stubs types a named values_list row without its fields; each has PairingResult's.
+    results = cast("Iterable[PairingResult]", pairings)
+    table = fmt.table(tournament, results, [entrant.player_id for entrant in entrants])
     return StandingsView(
         kind="table", tie_breaks=fmt.tie_breaks(tournament), finished=finished, rows=_table_rows(table, players)
     )

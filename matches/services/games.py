@@ -27,7 +27,7 @@ from speedsite.site_cache import site_lists_changed
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
-from ..selectors import AnyUser, user_is_organiser, user_player
+from ..selectors import AnyUser, signed_in, user_is_organiser, user_player
 from .matches import match_progress
 from .results import (
     claimed_places,
@@ -76,10 +76,6 @@ def _require_lock_held() -> None:
         raise RuntimeError("call inside a transaction holding the match lock (game_lock)")
 
 
-def _user(user: AnyUser) -> Any:
-    return user if user is not None and user.is_authenticated else None
-
-
 def game_state(game: Game) -> dict[str, Any]:
     """A game's result as history keeps it (handles, not ids, so it reads the same after renames of rows)."""
     match = game.match
@@ -114,7 +110,7 @@ def game_record_change(
         match_id=game.match_id,
         game=game,
         kind=kind,
-        made_by=_user(made_by),
+        made_by=signed_in(made_by),
         reason=reason,
         before=before,
         after=game_state(game),
@@ -181,7 +177,7 @@ def game_decide(
     game.status = Game.Status.DECIDED if winner is not None or places is not None else Game.Status.VOID
     game.decided_by = decided_by
     game.decided_at = timezone.now()
-    game.decided_by_user = _user(made_by)
+    game.decided_by_user = signed_in(made_by)
     game.reason = reason
     _clear_claim(game)
     game.save(update_fields=_DECISION_FIELDS)

@@ -184,12 +184,13 @@ def match_create(
     resolved, name = ruleset_resolve(ruleset, seats=len(seated), teams_allowed=True)
     sides = len(resolved.teams) or len(seated)
     series, length = series_resolve(best_of=best_of, first_to=first_to, seats=sides)
-    seated += [None] * (4 - len(seated))
+    empty: list[Player | None] = [None] * (4 - len(seated))
+    seats = [*seated, *empty]
     match = Match.objects.create(
         player_one=seated[0],
         player_two=seated[1],
-        player_three=seated[2],
-        player_four=seated[3],
+        player_three=seats[2],
+        player_four=seats[3],
         points_per_place=points_resolve(points_per_place, seats=len(players), teams=bool(resolved.teams)),
         time_limit_ms=time_limit_resolve(time_limit_ms, resolved),
         ruleset=resolved.to_json(),

@@ -24,14 +24,10 @@ from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, ResultChange
 from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner
-from ..selectors import AnyUser
+from ..selectors import AnyUser, signed_in
 from ..series import TableGameRow, series_step, table_scores, table_series_step
 from .games import game_record_change, game_state
 from .results import places_from_handles
-
-
-def _user(user: AnyUser) -> Any:
-    return user if user is not None and user.is_authenticated else None
 
 
 def _match_lock(match_id: int) -> Match:
@@ -110,7 +106,7 @@ def match_correct(
 def _correction_save(game: Game, *, made_by: AnyUser, reason: str, now: Any) -> None:
     game.decided_by = Game.DecidedBy.CORRECTION
     game.decided_at = now
-    game.decided_by_user = _user(made_by)
+    game.decided_by_user = signed_in(made_by)
     game.reason = reason
     game.save(update_fields=["winner", "places", "decided_by", "decided_at", "decided_by_user", "reason"])
 
@@ -265,7 +261,7 @@ def match_annul(*, match_id: int, correction_id: int, made_by: AnyUser = None, r
         match=match,
         game=None,
         kind=ResultChange.Kind.ANNULMENT,
-        made_by=_user(made_by),
+        made_by=signed_in(made_by),
         reason=reason,
         before=before,
         after=_match_state(match),

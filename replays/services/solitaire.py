@@ -15,11 +15,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from matches.selectors import AnyUser, user_player
+from matches.selectors import AnyUser, signed_in, user_player
 from speedrules import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
@@ -49,13 +50,14 @@ def _check_solitaire(document: dict[str, Any], handle: str) -> None:
         )
 
 
-def _check_bytes_today(*, user: AnyUser, size: int) -> None:
+def _check_bytes_today(*, user: User, size: int) -> None:
     """The same daily byte quota as match logs, counted over both."""
     per_day = settings.SPEED_LOG_BYTES_PER_USER_PER_DAY
     since = timezone.now() - timedelta(days=1)
+    recent = {"submitted_by": user, "submitted_at__gte": since}
     used = sum(
-        model.objects.filter(submitted_by=user, submitted_at__gte=since).aggregate(total=Sum("size"))["total"] or 0
-        for model in (MatchLog, SolitaireRun)
+        int(logs.filter(**recent).aggregate(total=Sum("size"))["total"] or 0)
+        for logs in (MatchLog.objects.all(), SolitaireRun.objects.all())
     )
     if used + size > per_day:
         raise QuotaExceeded(
@@ -71,8 +73,8 @@ def solitaire_submit(*, data: bytes, user: AnyUser) -> tuple[SolitaireRun, bool]
 
     The same document from the same player is the same submission (created False).
     """
-    me = user_player(user=user)
-    if me is None:
+    me, author = user_player(user=user), signed_in(user)
+    if me is None or author is None:
         raise NotAllowed("Only players submit solitaire runs; log in with your player account.")
     if len(data) > settings.SPEED_LOG_MAX_BYTES:
         raise TooLarge(f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.")
@@ -80,7 +82,7 @@ def solitaire_submit(*, data: bytes, user: AnyUser) -> tuple[SolitaireRun, bool]
     existing = SolitaireRun.objects.filter(player=me, sha256=digest).first()
     if existing is not None:
         return existing, False
-    _check_bytes_today(user=user, size=len(data))
+    _check_bytes_today(user=author, size=len(data))
     document = document_parse(data)
     if not isinstance(document, dict):
         raise Invalid(f"The body is JSON but not an object (it is a {type(document).__name__}); send the log itself.")
@@ -88,7 +90,7 @@ def solitaire_submit(*, data: bytes, user: AnyUser) -> tuple[SolitaireRun, bool]
     _check_solitaire(document, me.handle)
     try:
         with transaction.atomic():
-            run = SolitaireRun.objects.create(player=me, data=data, size=len(data), sha256=digest, submitted_by=user)
+            run = SolitaireRun.objects.create(player=me, data=data, size=len(data), sha256=digest, submitted_by=author)
     except IntegrityError:  # the same document raced in
         return SolitaireRun.objects.get(player=me, sha256=digest), False
     _enqueue(run.pk)

@@ -131,7 +131,7 @@ def _check_quotas(*, game: Game, user: AnyUser, size: int) -> None:
         )
 
 
-_DECIDED_BY_WORDS = {
+_DECIDED_BY_WORDS: dict[str, str] = {
     Game.DecidedBy.LOG: "a verified log",
     Game.DecidedBy.PLAYERS: "the players' reports",
     Game.DecidedBy.ORGANISER: "an organiser",

@@ -156,16 +156,16 @@ def ratings_recompute(*, match_ids: Iterable[int] | None = None) -> None:
     RatingChange.objects.bulk_create([_change(step) for step in steps])
     updated, created, gone = [], [], []
     for player_id in sorted(players | final.keys()):
-        rating = final.get(player_id)
+        now_rated = final.get(player_id)
         row = rows.get(player_id)
-        if rating is None:
+        if now_rated is None:
             if row is not None:
                 gone.append(player_id)
             continue
         values = {
-            "rating": rating.rating,
-            "deviation": rating.deviation,
-            "volatility": rating.volatility,
+            "rating": now_rated.rating,
+            "deviation": now_rated.deviation,
+            "volatility": now_rated.volatility,
             "games": games[player_id],
         }
         if row is None:

@@ -296,8 +296,8 @@ def bracket_boxes_from_pairings(
     pairings: Iterable[PairingRow],
     *,
     bracket: Bracket,
-    names: Mapping[int, str],
-    seeds: Mapping[int, int],
+    names: Mapping[EntrantId, str],
+    seeds: Mapping[EntrantId, int],
     url_for_match: Callable[[int], str],
 ) -> list[BoxMatch]:
     """The boxes to draw from a running tournament's pairings; the generated bracket says who feeds whom."""

@@ -7,11 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import orjson
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from matches.models import Game
-from matches.selectors import MATCH_PLAYERS, user_is_organiser, user_player
+from matches.selectors import MATCH_PLAYERS, AnyUser, user_is_organiser, user_player
 from replays.models import MatchLog
 from speedrules import LogError, ruleset_from_json
 from tournaments.models import TournamentMatch
@@ -81,7 +80,7 @@ def ruleset_pack_size(*, ruleset: object) -> int | None:
         return None
 
 
-def games_open_for_submission(*, user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Game]:
+def games_open_for_submission(*, user: AnyUser) -> QuerySet[Game]:
     """Games a log can be submitted for by this user: open or disputed, in matches they play (all, for organisers)."""
     games = (
         Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.DISPUTED])

@@ -27,7 +27,7 @@ from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
 from tournaments.formats.elimination import BracketFormat
 from tournaments.formats.options import TableSeatOptions
-from tournaments.generators import Bracket, advance
+from tournaments.generators import Bracket, EntrantId, advance
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.selectors import (
     STANDINGS_SORTS,
@@ -255,8 +255,8 @@ def _section_drawing(loader: PageLoader, section_id: str) -> BracketDrawing | No
     for match in bracket.matches:
         last_rounds[match.section] = max(last_rounds.get(match.section, 0), match.round)
     entrants = loader.entrants()
-    names = {e.player_id: e.player.handle for e in entrants}
-    seeds = {e.player_id: e.seed for e in entrants}
+    names: dict[EntrantId, str] = {e.player_id: e.player.handle for e in entrants}
+    seeds: dict[EntrantId, int] = {e.player_id: e.seed for e in entrants}
     pairings = list(pairing_list(tournament=loader.tournament).filter(key__in=section.keys))
     if pairings:
         boxes = bracket_boxes_from_pairings(
