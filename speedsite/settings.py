@@ -111,7 +111,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters travel apart from the statement, so psycopg prepares a statement a
     # connection runs often (five times) and PostgreSQL plans it once, not per run:
-    # planning the verification's joins cost more than running them.
+    # the verification's and the pages' joins are planned once per connection.
     # (Django turns preparing off for poolers in transaction mode; there are none here.)
     DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 
@@ -282,11 +282,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# A verification spends much of its time waiting for PostgreSQL (two round trips
+# A verification spends much of its time waiting for PostgreSQL (its statements
 # and the commit's WAL flush), so a worker runs two processes per core, not
-# Celery's one: while one waits, another verifies. On the 2-core development
-# machine `manage.py bench_pipeline` verified a fifth to two fifths more logs per
-# second with 4 processes than with 2 (e.g. 223/s against 156/s), and fewer with 6.
+# Celery's one: while one waits, another verifies (`manage.py bench_pipeline`
+# with CELERY_WORKER_CONCURRENCY set shows the difference on a given machine).
 CELERY_WORKER_CONCURRENCY = int(os.environ.get("CELERY_WORKER_CONCURRENCY", str(2 * (os.cpu_count() or 1))))
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -16,8 +16,7 @@ cache that has not expired yet would stay stale there until the next change.
 The token is replaced when the changing transaction commits, not before: no
 reader of these lists runs inside a changing transaction, and a reader before
 the commit that caches what is still committed is outdated by the new token.
-That is one cache write per change, after the commit (a verified log's costs
-about 0.14 ms against Redis on the 2-core development machine). Entries also
+That is one cache write per change, after the commit. Entries also
 expire after `TIMEOUT_SECONDS`, which bounds what no service announces (a
 renamed player, a row changed in the admin).
 """

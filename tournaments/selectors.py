@@ -138,7 +138,7 @@ STANDINGS_SORTS = ("rank", "name", "rating", "seed")
 
 
 class _PlainRow(NamedTuple):
-    """A standings row as cached: a plain tuple, which unpickles several times faster than a dataclass."""
+    """A standings row as cached: a plain tuple, which unpickles faster than a dataclass."""
 
     rank: int | None
     label: str

@@ -54,8 +54,8 @@ def match_create_bulk(
     if not pairs:
         return []
     creator = created_by if created_by is not None and created_by.is_authenticated else None
-    # Each row gets a dict of its own, as from match_create; decoding one serialised copy is
-    # several times cheaper than `to_json` (dataclasses.asdict) a row.
+    # Each row gets a dict of its own, as from match_create; decoding one serialised copy
+    # per row costs less than `to_json` (dataclasses.asdict) per row.
     ruleset_json = orjson.dumps(resolved.to_json())
     matches = Match.objects.bulk_create(
         Match(

@@ -103,8 +103,8 @@ class DoubleElimination(BracketFormat):
         return _double(tuple(seeded), options.seeding, options.rng_seed, options.grand_final_reset)
 
 
-# Same inputs, same bracket: generating a 4,096-entrant double elimination
-# takes ~70 ms, so advancing it after every match reuses the last one.
+# Same inputs, same bracket: generating a large double elimination is not free,
+# so advancing it after every match reuses the last one.
 @lru_cache(maxsize=32)
 def _single(entrants: tuple[int, ...], seeding: str, rng_seed: int | None, third_place: bool) -> Bracket:
     return single_elimination(entrants, seeding=Seeding(seeding), rng_seed=rng_seed, third_place=third_place)

@@ -205,9 +205,9 @@ class Command(BaseCommand):
         neither for an instant). Both
         phases stop the same way: with `acks_late` a verification's message is
         acknowledged after its transaction committed. (Polling the database for
-        pending logs instead cost the machine a quarter of its CPU while the
-        worker ran, a query over every id of the batch each 10 ms, which the
-        no-op phase did not pay.) The rate counts the messages still queued when
+        pending logs instead would load the machine while the worker runs, a
+        query over every id of the batch each poll, which the no-op phase does
+        not pay.) The rate counts the messages still queued when
         the clock started.
         """
         queue = f"bench-{uuid.uuid4().hex[:8]}"
