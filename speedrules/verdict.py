@@ -8,6 +8,7 @@ from operator import add
 from typing import Any, Protocol
 
 from .errors import ErrorCode
+from .events import Play
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +159,8 @@ class Verdict:
     step_source: tuple[Step, ...] | StepSource | None = field(default=None, repr=False, compare=False)
     #: In a team game that was won, the winning team (the index in `ruleset.teams`); else None.
     winner_team: int | None = None
-    #: For a valid log, per seat, the `t` of every card the seat put on a centre pile, in
-    #: order (a run gives one entry per card; a card taken back in a collision none; flips
-    #: and reshuffles are nobody's play). None when the log is not valid.
-    plays_by_seat: tuple[tuple[int, ...], ...] | None = None
+    #: For a valid log, its plays in order (what `plays_by_seat` is read from); None otherwise.
+    plays: tuple[Play, ...] | None = field(default=None, repr=False)
 
     @property
     def steps(self) -> tuple[Step, ...] | None:
@@ -169,6 +168,21 @@ class Verdict:
         if source is None or isinstance(source, tuple):
             return source
         return source.steps()
+
+    @property
+    def plays_by_seat(self) -> tuple[tuple[int, ...], ...] | None:
+        """For a valid log, per seat, the `t` of every card the seat put on a centre pile, in order.
+
+        A run gives one entry per card; a card taken back in a collision none; flips and
+        reshuffles are nobody's play. None when the log is not valid. Worked out when read
+        (a timed round's score needs it), not during every verification.
+        """
+        if self.plays is None or self.players is None:
+            return None
+        times: list[list[int]] = [[] for _seat in self.players]
+        for play in self.plays:
+            times[play.seat] += [play.t] * len(play.cards)
+        return tuple(map(tuple, times))
 
     @property
     def valid(self) -> bool:

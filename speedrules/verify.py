@@ -133,8 +133,8 @@ class _Verifier:
         "document",
         "events",
         "index",
-        "played",
         "players",
+        "plays",
         "record_steps",
         "ruleset",
         "state",
@@ -148,7 +148,7 @@ class _Verifier:
         self.state: GameState | None = None
         self.deck: list[Card] = []
         self.events: list[Any] = []
-        self.played: list[list[int]] = []
+        self.plays: list[Play] = []
         self.index = 0  # the event being checked, for messages
 
     def run(self) -> Verdict:
@@ -184,7 +184,6 @@ class _Verifier:
             cards_left = tuple([state.remaining(seat) for seat in range(ruleset.players)])
         else:  # hand plus draw pile, seat by seat
             cards_left = tuple(map(add, map(len, state.hands), map(len, state.draws)))
-        plays_by_seat = tuple(map(tuple, self.played))
         return Verdict(
             ErrorCode.OK,
             None,
@@ -194,7 +193,7 @@ class _Verifier:
             cards_left,
             self._steps(len(self.events)),
             team,
-            plays_by_seat,
+            tuple(self.plays),
         )
 
     def _steps(self, passed: int) -> StepReplay | tuple[()] | None:
@@ -305,9 +304,8 @@ class _Verifier:
         assert state is not None
         parse = event_parser(self.ruleset, self.players or (), state.draws)
         apply = state.apply
-        # When each seat put each card on a centre pile (a collision's card never got there).
-        played: list[list[int]] = [[] for _seat in range(self.ruleset.players)]
-        self.played = played
+        # The plays that passed, for `Verdict.plays_by_seat` (a collision's card never got there).
+        keep_play = self.plays.append
         previous = 0  # the clock of the event before
         # The last event that was not a collision, if it was a play: a collision is judged against it.
         standing: Play | None = None
@@ -321,10 +319,7 @@ class _Verifier:
             if type(event) is Play:
                 self._check_play(event)
                 apply(event)
-                if len(event.cards) == 1:
-                    played[event.seat].append(t)
-                else:
-                    played[event.seat] += [t] * len(event.cards)
+                keep_play(event)
                 standing = event
                 continue
             if type(event) is Collision:  # nothing moves, and the standing play stays the reference
