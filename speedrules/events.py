@@ -328,3 +328,32 @@ def event_parser(ruleset: Ruleset, players: Sequence[str], draws: Sequence[Sized
         raise event_error(index, f"Unknown event type {kind!r}; expected one of {', '.join(known)}.")
 
     return parse
+
+
+class PassedPlays:
+    """The plays of a verified game, read again by the parser the first time they are asked for.
+
+    Only a timed round's score needs them, so verification keeps the events (a
+    reference) rather than every play. The events were checked: the parser reads
+    the plays among them as it read them the first time.
+    """
+
+    __slots__ = ("_events", "_players", "_read", "_ruleset")
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[str], events: Sequence[Any]) -> None:
+        self._ruleset = ruleset
+        self._players = players
+        self._events = events
+        self._read: tuple[Play, ...] | None = None
+
+    def plays(self) -> tuple[Play, ...]:
+        if self._read is None:
+            parse = event_parser(self._ruleset, self._players, ())  # a play reads no draw pile
+            plays = []
+            for index, raw in enumerate(self._events):
+                if raw["type"] == "play":
+                    play = parse(raw, index)
+                    assert type(play) is Play
+                    plays.append(play)
+            self._read = tuple(plays)
+        return self._read

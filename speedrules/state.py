@@ -102,6 +102,7 @@ class GameState:
         "draws",
         "fits_on",
         "fitting",
+        "hand_size",
         "hands",
         "piles",
         "ruleset",
@@ -119,6 +120,7 @@ class GameState:
         entry = _LAYOUTS.get(id(ruleset))  # `_layout_of`, its common case inlined: every game is dealt here
         layout = entry[1] if entry is not None and entry[0] is ruleset else _layout_of(ruleset)
         self.ruleset = ruleset
+        self.hand_size = ruleset.hand_size  # read after every play
         #: `fits_on[card][top]`: whether `card` may go on a pile showing `top` (the one fit rule).
         self.fits_on = layout.fits_on
         #: `fitting[top]`: the cards that may go on a pile showing `top` (the same rule, by pile).
@@ -270,7 +272,7 @@ class GameState:
                 self.piles[pile].append(card)
                 self.tops[pile] = card
                 draw = self.seat_draws[seat]
-                if draw and len(hand) < self.ruleset.hand_size:
+                if draw and len(hand) < self.hand_size:
                     # Before the play the hand was full or the draw pile empty (a partner may
                     # have drawn it dry), so one card refills it.
                     hand.append(draw.pop())
@@ -302,7 +304,7 @@ class GameState:
             target.append(card)
         self.tops[pile] = cards[-1]
         draw = self.seat_draws[seat]
-        while draw and len(hand) < self.ruleset.hand_size:
+        while draw and len(hand) < self.hand_size:
             hand.append(draw.pop())
 
     def play_from_stock(self, seat: int, source: int, pile: int) -> None:

@@ -126,6 +126,12 @@ class StepSource(Protocol):
     def steps(self) -> tuple[Step, ...]: ...
 
 
+class PlaySource(Protocol):
+    """What a verdict reads its plays from, the first time `plays_by_seat` is read."""
+
+    def plays(self) -> tuple[Play, ...]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of verifying one log.
@@ -159,8 +165,8 @@ class Verdict:
     step_source: tuple[Step, ...] | StepSource | None = field(default=None, repr=False, compare=False)
     #: In a team game that was won, the winning team (the index in `ruleset.teams`); else None.
     winner_team: int | None = None
-    #: For a valid log, its plays in order (what `plays_by_seat` is read from); None otherwise.
-    plays: tuple[Play, ...] | None = field(default=None, repr=False)
+    #: For a valid log, what reads its plays in order (`plays_by_seat`); None otherwise.
+    play_source: PlaySource | None = field(default=None, repr=False, compare=False)
 
     @property
     def steps(self) -> tuple[Step, ...] | None:
@@ -177,10 +183,10 @@ class Verdict:
         reshuffles are nobody's play. None when the log is not valid. Worked out when read
         (a timed round's score needs it), not during every verification.
         """
-        if self.plays is None or self.players is None:
+        if self.play_source is None or self.players is None:
             return None
         times: list[list[int]] = [[] for _seat in self.players]
-        for play in self.plays:
+        for play in self.play_source.plays():
             times[play.seat] += [play.t] * len(play.cards)
         return tuple(map(tuple, times))
 

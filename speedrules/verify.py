@@ -41,6 +41,7 @@ from .errors import ErrorCode, LogError
 from .events import (
     Collision,
     Move,
+    PassedPlays,
     Play,
     Reshuffle,
     SpeedCall,
@@ -134,7 +135,6 @@ class _Verifier:
         "events",
         "index",
         "players",
-        "plays",
         "record_steps",
         "ruleset",
         "state",
@@ -148,7 +148,6 @@ class _Verifier:
         self.state: GameState | None = None
         self.deck: list[Card] = []
         self.events: list[Any] = []
-        self.plays: list[Play] = []
         self.index = 0  # the event being checked, for messages
 
     def run(self) -> Verdict:
@@ -193,7 +192,7 @@ class _Verifier:
             cards_left,
             self._steps(len(self.events)),
             team,
-            tuple(self.plays),
+            PassedPlays(ruleset, self.players or (), self.events),
         )
 
     def _steps(self, passed: int) -> StepReplay | tuple[()] | None:
@@ -304,8 +303,6 @@ class _Verifier:
         assert state is not None
         parse = event_parser(self.ruleset, self.players or (), state.draws)
         apply = state.apply
-        # The plays that passed, for `Verdict.plays_by_seat` (a collision's card never got there).
-        keep_play = self.plays.append
         previous = 0  # the clock of the event before
         # The last event that was not a collision, if it was a play: a collision is judged against it.
         standing: Play | None = None
@@ -317,9 +314,8 @@ class _Verifier:
                 self._check_clock(t, previous)
             previous = t
             if type(event) is Play:
-                self._check_play(event)
+                self._check_play(event, state)
                 apply(event)
-                keep_play(event)
                 standing = event
                 continue
             if type(event) is Collision:  # nothing moves, and the standing play stays the reference
@@ -351,15 +347,13 @@ class _Verifier:
 
     # The rules of each event, checked on its typed value before it is applied.
 
-    def _check_play(self, event: Play) -> None:
+    def _check_play(self, event: Play, state: GameState) -> None:
         """The checks of a play, in the spec's order: `not_in_hand`, `no_fit`, `joker_last`."""
         t, seat, pile, cards, source = event
         if len(cards) > 1:
             self._check_run(event)
             return
         card = cards[0]
-        state = self.state
-        assert state is not None
         if source is not None:  # a tableau game: the card is the face-up top of that stock pile
             stock = state.stock[seat][source]
             if not stock or stock[-1] != card:
