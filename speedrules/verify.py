@@ -221,7 +221,7 @@ class _Verifier:
         if type(deck) is not list:
             raise LogError(ErrorCode.BAD_FORMAT, "`deck` must be a list of cards.")
         try:  # reading every card is also the check that each is one
-            # `itemgetter` reads a whole deck in one call (a third cheaper than `map`); it
+            # `itemgetter` reads a whole deck in one call (cheaper than `map`); it
             # needs two names or more to return a tuple.
             cards = list(itemgetter(*deck)(CARD_ID)) if len(deck) > 1 else [CARD_ID[name] for name in deck]
         except (KeyError, TypeError):  # not a card string; TypeError: unhashable, so not a string
