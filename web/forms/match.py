@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 from django import forms
 
 from speedrules import PRESETS, Ruleset
+from web.forms.base import ServiceErrors
 from web.forms.points import points_input, time_limit_input
-from web.forms.site import ServiceErrors
 from web.presenters.seats import ordinal
 
 SEATS = 4

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from matches.services import player_create
 from speedsite.errors import ApplicationError
-from web.forms.site import SignupForm
+from web.forms.accounts import SignupForm
 from web.selectors.players import user_get
 
 #: The backend a new or claimed account is logged in with (the project uses Django's model backend).

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from replays.compact import CompactSteps
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError
-from web.forms.site import LogSubmitForm
+from web.forms.logs import LogSubmitForm
 from web.presenters.replay import build_replay, timed_by_log_seat
 from web.selectors import logs as log_reads
 

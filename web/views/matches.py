@@ -21,8 +21,8 @@ from matches.selectors import (
 from matches.services import game_confirm, game_dispute_claim, game_report_result
 from speedsite.errors import ApplicationError, Invalid
 from tournaments.models import TournamentMatch
+from web.forms.organise import MatchScoreForm
 from web.forms.result import GameResultForm
-from web.forms.site import MatchScoreForm
 from web.presenters.match_page import GameRow, match_series, match_sides, team_handles
 from web.selectors import logs as log_reads
 from web.selectors import tournaments as tournament_reads

@@ -39,8 +39,7 @@ from tournaments.services.registration import (
     tournament_start_checked,
 )
 from tournaments.services.running import match_score_enter, pairing_call
-from web.forms.result import GameResultForm
-from web.forms.site import (
+from web.forms.organise import (
     BulkEntrantsForm,
     CallForm,
     CorrectionForm,
@@ -48,8 +47,9 @@ from web.forms.site import (
     MatchScoreForm,
     ReseedForm,
     TableCorrectionForm,
-    TournamentForm,
 )
+from web.forms.result import GameResultForm
+from web.forms.tournament import TournamentForm
 from web.presenters.names import pairing_names
 from web.selectors import tournaments as selectors
 from web.selectors.players import players_without_login

@@ -1,0 +1,159 @@
+"""The new-tournament form: the shared settings, and a fieldset per format drawn from its options."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+
+from matches.placings import DEFAULT_POINTS_PER_PLACE
+from tournaments.formats import FORMATS, format_choices
+from tournaments.formats.options import OptionSpec
+from web.forms.base import ServiceErrors
+from web.forms.points import points_input, time_limit_input
+
+
+def _ruleset_choices() -> list[tuple[str, str]]:
+    from speedrules import PRESETS  # noqa: PLC0415 - keep the form module light to import
+
+    return [(name, name.replace("-", " ").capitalize()) for name in PRESETS if PRESETS[name].players == 2]
+
+
+def _table_ruleset_choices(seats: int) -> list[tuple[str, str]]:
+    from speedrules import PRESETS  # noqa: PLC0415
+
+    return [
+        (name, name.replace("-", " ").capitalize())
+        for name, ruleset in PRESETS.items()
+        if ruleset.players == seats and not ruleset.teams  # a tournament seats players, not teams
+    ]
+
+
+def _metric_choices() -> list[tuple[str, str]]:
+    from tournaments.standings import METRICS, metric_for  # noqa: PLC0415
+
+    return [("", "—")] + [(key, metric_for(key).label) for key in sorted(METRICS)]
+
+
+#: What the new-tournament form says of each format.
+FORMAT_DESCRIPTIONS = {
+    "single_elimination": "A knockout bracket: lose once and you are out. Byes fill the bracket up to a power of two.",
+    "double_elimination": "Two brackets: a first loss sends a player to the losers' bracket, a second one out. "
+    "The winners' and losers' champions meet in the grand final.",
+    "round_robin": "Everyone plays everyone (Berger tables); the table decides, by the tie-breaks below.",
+    "swiss": "A set number of rounds; each round pairs players with the same score who have not met yet.",
+    "winner_stays_on": "The winner keeps the table and the loser joins the back of the queue; at a table of three "
+    "or four, the others join it in their finishing order.",
+    "groups_playoffs": "Round-robin groups, then the best of each group play a knockout bracket.",
+    "tables": "Rounds at tables of four and three (three-way and four-way Speed), seated by seed and then by "
+    "standing; each game's places earn points (3-1-0-0 at four, 2-1-0 at three), and the top of the standings "
+    "play a final table.",
+}
+
+
+class TournamentForm(ServiceErrors):
+    """A new tournament; `tournaments.services.tournament_create` checks the combination."""
+
+    SERVICE_FIELDS: ClassVar[dict[str, str]] = {
+        "best_of": "series_length",
+        "first_to": "series_length",
+        "time_limit_ms": "time_limit_seconds",
+        "tie_breaks": "tie_break_1",
+    }
+
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(
+        required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 3}), help_text="Shown on its public page."
+    )
+    starts_at = forms.DateTimeField(
+        required=False,
+        label="Starts at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    format = forms.ChoiceField(choices=format_choices)
+    series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
+    series_length = forms.IntegerField(min_value=1, max_value=99, initial=3, label="Games")
+    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="speed")
+    tie_break_1 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 1")
+    tie_break_2 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 2")
+    tie_break_3 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 3")
+    tie_break_4 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 4")
+    time_limit_seconds = time_limit_input(
+        label="Timed rounds (seconds)",
+        help_text="Empty: ordinary races. Set: each game scores the cards played by then, and the standings "
+        "rank by them first.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Every format's options, as its schema declares them, named "<format>-<option>"; the page
+        # shows them in a fieldset per format (static/js/site.js shows only the chosen format's).
+        for key, fmt in FORMATS.items():
+            for name, (spec, default) in fmt.options.specs().items():
+                self.fields[f"{key}-{name}"] = option_field(spec, default)
+        self.fields["format"].widget.attrs["data-role"] = "format"
+
+    def format_fieldsets(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """(format key, legend, its option fields) for every format that has options."""
+        return [
+            (key, f"{fmt.label} options", [self[f"{key}-{name}"] for name in fmt.options.specs()])
+            for key, fmt in FORMATS.items()
+            if fmt.options.specs()
+        ]
+
+    def format_descriptions(self) -> list[tuple[str, str]]:
+        return [(key, FORMAT_DESCRIPTIONS.get(key, "")) for key in FORMATS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Only the chosen format's options are read: another format's fields cannot stop the form.
+        chosen = f"{data.get('format', '')}-"
+        for name in list(self.errors):
+            if "-" in name and not name.startswith(chosen):
+                del self.errors[name]
+        return data
+
+    def add_service_error(self, field: str | None, message: str) -> None:
+        """An option's error (`options.<name>`) is shown by the chosen format's field of that name."""
+        if field and field.startswith("options."):
+            field = f"{self.cleaned_data['format']}-{field.removeprefix('options.')}"
+        super().add_service_error(field, message)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        tie_breaks = [data[f"tie_break_{n}"] for n in range(1, 5) if data.get(f"tie_break_{n}")]
+        key = data["format"]
+        options = {
+            name: data[f"{key}-{name}"]
+            for name in FORMATS[key].options.specs()
+            # An empty box takes the option's default.
+            if data.get(f"{key}-{name}") not in (None, "")
+        }
+        return {
+            "name": data["name"],
+            "description": data["description"],
+            "starts_at": data["starts_at"],
+            "format": key,
+            data["series"]: data["series_length"],
+            "ruleset": data["ruleset"],
+            "tie_breaks": tie_breaks,
+            "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
+            "options": options,
+        }
+
+
+def option_field(spec: OptionSpec, default: object) -> forms.Field:
+    """The form's field for one format option, from its declaration (`tournaments.formats.options`)."""
+    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": spec.help_text}
+    if spec.kind == "bool":
+        return forms.BooleanField(initial=default, **common)
+    if spec.kind == "choice":
+        coerce = int if isinstance(spec.choices[0][0], int) else str
+        return forms.TypedChoiceField(choices=spec.choices, coerce=coerce, initial=default, **common)
+    if spec.kind == "points":
+        example = "-".join(map(str, DEFAULT_POINTS_PER_PLACE[spec.seats]))
+        return points_input(label=spec.label, help_text=spec.help_text, placeholder=example)
+    if spec.kind == "ruleset":
+        return forms.ChoiceField(choices=lambda: _table_ruleset_choices(spec.seats), initial=default, **common)
+    return forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum, initial=default, **common)
