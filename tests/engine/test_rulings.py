@@ -1,4 +1,4 @@
-"""Rulings where speed-log/1 leaves room (see replays/engine/README.md), pinned."""
+"""Rulings where speed-log/1 leaves room (see speedrules/README.md), pinned."""
 
 from __future__ import annotations
 

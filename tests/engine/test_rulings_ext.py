@@ -1,6 +1,6 @@
 """The extension (Speed Solitaire, Team Speed, Spit, Double Spit): its rules, and rulings where it leaves room.
 
-Each ruling is listed in replays/engine/README.md.
+Each ruling is listed in speedrules/README.md.
 """
 
 from __future__ import annotations
