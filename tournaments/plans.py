@@ -18,7 +18,6 @@ from django.utils import timezone
 from matches.models import Player
 from tournaments.generators import Bracket, BracketState, EntrantId, MatchStatus, Placing
 
-from .formats.options import TableSeatOptions
 from .models import Entrant, Tournament, TournamentMatch
 
 #: Pairing statuses after which nothing more is played in them.
@@ -68,19 +67,6 @@ class PairingPlan:
     create: list[TournamentMatch] = field(default_factory=list)
     update: list[TournamentMatch] = field(default_factory=list)
     finish: Mapping[EntrantId, Placing] | None = None
-
-
-def table_setup(tournament: Tournament, seats: int) -> tuple[object, list[int] | None]:
-    """The ruleset and points per place a match of `seats` players in this tournament plays with.
-
-    Two seats: the tournament's ruleset, counting games won. Three or four:
-    the tournament's ruleset for that size (the "three-way" and "four-way"
-    presets unless the organiser gave others) and its points per place
-    (None: the defaults of `matches.placings`).
-    """
-    if seats == 2:
-        return tournament.ruleset, None
-    return TableSeatOptions.of(tournament).table_setup(seats)
 
 
 def table_row(

@@ -18,10 +18,11 @@ from django.utils import timezone
 from matches.models import Match, Player
 from matches.services import match_create, match_create_bulk
 from tournaments.formats import format_for
+from tournaments.formats.options import TableSeatOptions
 from tournaments.generators import EntrantId, Placing
 
 from ..models import Entrant, Tournament, TournamentMatch
-from ..plans import BRACKET_FIELDS, PairingPlan, Run, table_setup
+from ..plans import BRACKET_FIELDS, PairingPlan, Run
 from ..selectors import entrant_list
 
 
@@ -96,7 +97,7 @@ def matches_attach(tournament: Tournament, pairings: Iterable[TournamentMatch], 
 
 def _table_match(tournament: Tournament, players: list[Player], series: dict[str, int]) -> Match:
     """A table's matches.Match (three or four players) with its size's ruleset and points per place."""
-    ruleset, points = table_setup(tournament, len(players))
+    ruleset, points = TableSeatOptions.of(tournament).table_setup(len(players))
     return match_create(
         players=[player.handle for player in players],
         ruleset=ruleset,
