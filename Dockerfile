@@ -9,7 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY . /app
 RUN pip install -e . \
- && DEBUG=0 python manage.py collectstatic --noinput \
+ && DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
  && useradd --system --home-dir /app speed \
  && chown -R speed /app
 USER speed

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,8 +31,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-# The fallback key only ever serves the embedded development default.
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
+# The fallback key only ever serves development (DEBUG on): a production start without a
+# key of its own is refused here, so it fails `check --deploy` and the server's start alike.
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: with DEBUG=0 the site needs a secret key of its own in the environment "
+            "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -106,14 +115,29 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        # A kept connection is checked before a request's first query: after a database
+        # restart a worker reconnects instead of answering one 500 on its dead connection.
+        conn_health_checks=True,
     )
 }
+# How long a statement may wait for a lock, and run at all (PostgreSQL's units: "5s", "500ms";
+# "0" waits for ever). A match row held by a stuck process makes a request answer 503 "busy,
+# try again" (speedsite.api_errors.busy_answer) after SPEED_DB_LOCK_TIMEOUT, not hang until
+# gunicorn kills its worker. Celery workers may set longer waits in their own environment: a
+# verification refused a lock is retried like any transient database error.
+SPEED_DB_LOCK_TIMEOUT = os.environ.get("SPEED_DB_LOCK_TIMEOUT", "5s")
+SPEED_DB_STATEMENT_TIMEOUT = os.environ.get("SPEED_DB_STATEMENT_TIMEOUT", "0")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters travel apart from the statement, so psycopg prepares a statement a
     # connection runs often (five times) and PostgreSQL plans it once, not per run:
     # the verification's and the pages' joins are planned once per connection.
     # (Django turns preparing off for poolers in transaction mode; there are none here.)
-    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True,
+        prepare_threshold=5,
+        # Sent with the connection's start-up, so the bounds cost no statement per request.
+        options=f"-c lock_timeout={SPEED_DB_LOCK_TIMEOUT} -c statement_timeout={SPEED_DB_STATEMENT_TIMEOUT}",
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -220,24 +244,36 @@ SPEED_LOGIN_RATE_PER_ACCOUNT = os.environ.get("SPEED_LOGIN_RATE_PER_ACCOUNT", "1
 # one address, lock that account or address out for the cool-off; answered 429.
 AXES_FAILURE_LIMIT = int(os.environ.get("SPEED_LOGIN_FAILURE_LIMIT", "10"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SPEED_LOGIN_COOLOFF_MINUTES", "15")))
+# Two separate counts: failures for an account (from anywhere) and failures from an address
+# (for any account); either at the limit locks out.
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_CLIENT_IP_CALLABLE = "speedsite.clientip.client_ip"
 AXES_LOCKOUT_CALLABLE = "speedsite.views.login_locked_out"
-AXES_RESET_ON_SUCCESS = True
+# Axes' own reset on success deletes every failure matching the address *or* the username, so
+# logging into one's own account would wipe the count of the account one was guessing. The
+# handler resets only the failures made against the account that logged in.
+AXES_RESET_ON_SUCCESS = False
+AXES_HANDLER = "speedsite.login_lockout.AccountResetHandler"
 AXES_VERBOSE = False
 
-# Throttle counters and the tournament pages' cache (tournaments.cache) live here: set
-# CACHE_URL (redis://...) so that every gunicorn and Celery worker shares them (a result
-# a worker records must invalidate the pages every web process serves). Without it each
-# process caches on its own: right for one process (the demo), stale pages with several.
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
-        if os.environ.get("CACHE_URL")
-        # A big bracket is cached a section at a time: room for a few thousand entries.
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}
-    )
-}
+# Throttle counters and the tournament pages' cache (tournaments.cache) live here, and
+# every gunicorn and Celery worker must share them (a limit of 10 a minute is not 20 with
+# two workers; a result a worker records must invalidate the pages every web process
+# serves). CACHE_URL (redis://...) is the fast choice; without it production uses the
+# database (the `speed_cache` table, made by `manage.py createcachetable`), and the demo
+# (DEBUG, one process) keeps its cache in memory.
+if os.environ.get("CACHE_URL"):
+    _CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+elif DEBUG:
+    # A big bracket is cached a section at a time: room for a few thousand entries.
+    _CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}
+else:
+    _CACHE = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "speed_cache",
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    }
+CACHES = {"default": _CACHE}
 
 # HTTPS. On by default when DEBUG is off; SPEED_HTTPS=0 serves plain HTTP (a private
 # network, the Compose file), and each setting below can be set on its own.

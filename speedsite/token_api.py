@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from .api_fields import StrictCharField
 from .api_schema import ERROR_SHAPE
 from .errors import Invalid
+from .login_lockout import account_failures_reset
 from .throttles import LoginAccountThrottle, LoginAddressThrottle
 
 
@@ -54,5 +55,6 @@ class TokenApi(APIView):
             raise Throttled(detail="Too many failed logins for this account or from this address; try again later.")
         if user is None:
             raise Invalid("Unable to log in with these credentials.")
+        account_failures_reset(username=user.get_username())  # as a login on the site does
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})

@@ -158,3 +158,40 @@ def test_the_redoc_view_is_not_an_endpoint_of_the_schema() -> None:
     schema = Client().get("/api/schema/").content.decode()
     assert "/api/redoc/" not in schema
     assert "/api/token/" in schema
+
+
+def _start(script: str, **env: str) -> subprocess.CompletedProcess[str]:
+    inherited = {key: os.environ[key] for key in INHERITED if key in os.environ}
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**inherited, "DJANGO_SETTINGS_MODULE": "speedsite.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+WSGI_START = "from speedsite.wsgi import application; print('started')"
+
+
+def test_a_production_start_without_a_secret_key_is_refused() -> None:
+    production = {key: value for key, value in PRODUCTION.items() if key != "SECRET_KEY"}
+    for key in (None, "", "   "):
+        env = production if key is None else {**production, "SECRET_KEY": key}
+        checked = _check_deploy(SECRET_KEY=key or "")
+        assert checked.returncode != 0
+        assert "SECRET_KEY is not set" in checked.stderr
+        started = _start(WSGI_START, **env)
+        assert started.returncode != 0
+        assert "SECRET_KEY is not set" in started.stderr
+        assert "started" not in started.stdout
+
+
+def test_the_demo_runs_without_a_secret_key_and_production_with_one() -> None:
+    demo = _start(WSGI_START, DEBUG="1")
+    assert demo.returncode == 0, demo.stderr
+    assert "started" in demo.stdout
+    production = _start(WSGI_START, **PRODUCTION)
+    assert production.returncode == 0, production.stderr
