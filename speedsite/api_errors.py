@@ -9,6 +9,7 @@ client only ever parses one kind of error body.
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -32,6 +33,21 @@ def status_of(error: ApplicationError) -> int:
     return next(status for kind, status in STATUS_OF_ERROR.items() if isinstance(error, kind))
 
 
+#: PostgreSQL's codes for a statement that gave up: lock_not_available (SPEED_DB_LOCK_TIMEOUT)
+#: and query_canceled (SPEED_DB_STATEMENT_TIMEOUT).
+BUSY_SQLSTATES = frozenset({"55P03", "57014"})
+BUSY_MESSAGE = "The server is busy with this right now; try again in a few seconds."
+BUSY_RETRY_AFTER = 5
+
+
+def is_busy(error: Exception) -> bool:
+    """Whether the database refused to wait any longer (a lock held elsewhere, a statement too slow).
+
+    Nothing was written (the transaction rolled back), so the request can simply be sent again.
+    """
+    return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) in BUSY_SQLSTATES
+
+
 def _flatten_detail(detail: Any) -> str:
     if isinstance(detail, dict):
         parts = [f"{key}: {_flatten_detail(value)}" for key, value in detail.items()]
@@ -44,6 +60,12 @@ def _flatten_detail(detail: Any) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ApplicationError):
         return Response({"message": exc.message, "extra": exc.extra}, status=status_of(exc))
+    if is_busy(exc):
+        return Response(
+            {"message": BUSY_MESSAGE, "extra": {"retry_after": BUSY_RETRY_AFTER}},
+            status=503,
+            headers={"Retry-After": str(BUSY_RETRY_AFTER)},
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

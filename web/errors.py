@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from speedsite.api_errors import status_of
+from speedsite.api_errors import BUSY_MESSAGE, BUSY_RETRY_AFTER, is_busy, status_of
 from speedsite.errors import ApplicationError
 
 _TITLES = {
@@ -35,6 +35,10 @@ class DomainErrorMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_busy(exception):  # a lock held too long elsewhere: nothing was done, the form can be sent again
+            response = render(request, "error.html", {"title": "Busy", "message": BUSY_MESSAGE}, status=503)
+            response["Retry-After"] = str(BUSY_RETRY_AFTER)
+            return response
         if not isinstance(exception, ApplicationError):
             return None
         status = status_of(exception)
