@@ -48,6 +48,16 @@ def logs_for_reverification(
     return logs.order_by("id")
 
 
+def pending_ids_submitted_before(*, before: datetime, limit: int) -> tuple[list[int], list[int]]:
+    """The oldest match logs and solitaire runs still pending that were submitted before `before` (ids)."""
+    logs = MatchLog.objects.filter(status=MatchLog.Status.PENDING, submitted_at__lt=before)
+    runs = SolitaireRun.objects.filter(status=SolitaireRun.Status.PENDING, submitted_at__lt=before)
+    return (
+        list(logs.order_by("submitted_at", "id").values_list("id", flat=True)[:limit]),
+        list(runs.order_by("submitted_at", "id").values_list("id", flat=True)[:limit]),
+    )
+
+
 # --- Solitaire ------------------------------------------------------------------
 
 SOLITAIRE_BEST_ORDER = ("-cleared", "finished_ms", "cards_left", "verified_at", "id")

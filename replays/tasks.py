@@ -9,15 +9,17 @@ broker gone away. An invalid log is a verdict, never an error.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .services import log_verify, solitaire_verify
+from .services import log_verify, pending_resend, solitaire_verify
 
 TRANSIENT_ERRORS = (
     OperationalError,
@@ -57,3 +59,10 @@ def solitaire_verify_task(self: Task, run_id: int, force: bool = False) -> None:
     if not self.request.is_eager:
         close_old_connections()
     solitaire_verify(run_id=run_id, force=force)
+
+
+@shared_task(name="replays.logs_resend_pending", ignore_result=True)
+def logs_resend_pending_task() -> None:
+    """Celery beat: send again the logs left pending (see `replays.services.pending_resend`)."""
+    close_old_connections()
+    pending_resend(older_than=timedelta(seconds=settings.SPEED_RESEND_PENDING_AFTER_SECONDS))

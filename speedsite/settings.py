@@ -40,7 +40,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set: with DEBUG=0 the site needs a secret key of its own in the environment "
             "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))')."
         )
-    SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+    SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"  # noqa: S105 - development only
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -349,7 +349,17 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matches.games_lapse",
         "schedule": float(os.environ.get("SPEED_LAPSE_EVERY_SECONDS", "30")),
     },
+    # Logs still pending a while after their submission are sent again: the broker was down
+    # when they came, or a killed worker lost their task (Redis would hand it back only after
+    # the visibility timeout). Verification is idempotent, so a duplicate costs a lookup.
+    "resend-pending-logs": {
+        "task": "replays.logs_resend_pending",
+        "schedule": float(os.environ.get("SPEED_RESEND_PENDING_EVERY_SECONDS", "60")),
+    },
 }
+# How old a pending log must be before the beat sends it again: longer than a verification
+# normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
+SPEED_RESEND_PENDING_AFTER_SECONDS = int(os.environ.get("SPEED_RESEND_PENDING_AFTER_SECONDS", "120"))
 # Without a broker (the demo) there is no beat: the site applies due lapses itself
 # when a page or the API is read (web.middleware.LapseOnReadMiddleware).
 SPEED_LAPSE_ON_READ = os.environ.get("SPEED_LAPSE_ON_READ", "1" if not CELERY_BROKER_URL else "0") == "1"

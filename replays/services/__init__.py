@@ -3,11 +3,11 @@
 - `submission`: store a submitted log verbatim and enqueue its verification;
 - `verification`: judge a stored log and apply the verdict to its game;
 - `steps`: the replay's steps, computed on first view and kept;
-- `reverification`: send stored logs (back) to the workers;
+- `reverification`: send stored logs (back) to the workers, and those left pending;
 - `solitaire`: Speed Solitaire runs, outside any match.
 """
 
-from .reverification import logs_enqueue_verification
+from .reverification import logs_enqueue_verification, pending_resend, runs_enqueue_verification
 from .solitaire import solitaire_submit, solitaire_verify
 from .steps import document_compact_steps, log_steps_build, replay_compact
 from .submission import log_submit
@@ -19,7 +19,9 @@ __all__ = [
     "log_submit",
     "log_verify",
     "logs_enqueue_verification",
+    "pending_resend",
     "replay_compact",
+    "runs_enqueue_verification",
     "solitaire_submit",
     "solitaire_verify",
 ]

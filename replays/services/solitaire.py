@@ -25,6 +25,7 @@ from speedrules import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
 from ..models import MatchLog, SolitaireRun
+from .reverification import runs_enqueue_verification
 from .submission import document_check_events, document_parse
 
 logger = logging.getLogger(__name__)
@@ -93,17 +94,8 @@ def solitaire_submit(*, data: bytes, user: AnyUser) -> tuple[SolitaireRun, bool]
             run = SolitaireRun.objects.create(player=me, data=data, size=len(data), sha256=digest, submitted_by=author)
     except IntegrityError:  # the same document raced in
         return SolitaireRun.objects.get(player=me, sha256=digest), False
-    _enqueue(run.pk)
+    runs_enqueue_verification(run_ids=[run.pk])
     return run, True
-
-
-def _enqueue(run_id: int) -> None:
-    from ..tasks import solitaire_verify_task  # noqa: PLC0415 - the tasks module imports the services
-
-    def enqueue() -> None:  # a named function: Django logs a robust callback's __qualname__
-        solitaire_verify_task.delay(run_id)
-
-    transaction.on_commit(enqueue, robust=True)
 
 
 def _speed_call_ms(data: bytes) -> int | None:

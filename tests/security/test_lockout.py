@@ -14,7 +14,9 @@ ATTACKER = "203.0.113.66"
 
 
 def _site_login(client: Client, username: str, password: str, address: str = ATTACKER) -> int:
-    return client.post("/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address).status_code
+    return client.post(
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
+    ).status_code
 
 
 def _token(client, username: str, password: str, address: str = ATTACKER) -> int:

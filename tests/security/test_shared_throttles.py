@@ -53,7 +53,13 @@ def _worker(which: str) -> dict[str, object]:
         "SPEED_LOGIN_RATE_PER_ACCOUNT": "5/min",
     }
     result = subprocess.run(
-        [sys.executable, "-c", WORKER, which], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", WORKER, which],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
