@@ -50,6 +50,11 @@ def player_list(*, search: str | None = None) -> QuerySet[Player]:
     return players.order_by("handle")
 
 
+def player_names() -> list[tuple[str, str]]:
+    """Every player's (handle, display name): what a new name is compared with (one query, two columns)."""
+    return list(Player.objects.values_list("handle", "display_name"))
+
+
 def player_get(*, handle: str) -> Player | None:
     return Player.objects.filter(handle__iexact=handle).first()
 

@@ -8,6 +8,7 @@ a postprocessing hook writes them once instead of each view repeating them:
 - 404 where the path names something that may not exist;
 - 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
 - 429 on every change (login throttles, log quotas);
+- 503 on every change: a lock it needs was held elsewhere too long (nothing was done; try again);
 - 415 on every change with a body: the API parses JSON only (a form cannot say `null`, a list
   of one, or a number rather than a string, so a form-encoded body would mean something else).
 
@@ -54,6 +55,7 @@ _DESCRIPTIONS = {
     "413": "The body is larger than the limit.",
     "415": "The body is not JSON (`Content-Type: application/json`).",
     "429": "Too many requests or over a quota; try again later.",
+    "503": "Busy: what this changes is being changed elsewhere right now; nothing was done, try again (Retry-After).",
 }
 _WRITES = {"post", "put", "patch", "delete"}
 
@@ -73,7 +75,7 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
             if "{" in path:
                 statuses.append("404")
             if method in _WRITES:
-                statuses += ["401", "403", "409", "429"]
+                statuses += ["401", "403", "409", "429", "503"]
                 if "requestBody" in operation:
                     statuses.append("415")
             responses = operation.setdefault("responses", {})

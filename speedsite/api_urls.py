@@ -4,12 +4,14 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from .api_docs import RedocView
-from .token_api import TokenApi
+from .token_api import TokenApi, TokenRevokeApi, TokenRotateApi
 
 app_name = "api"
 
 urlpatterns = [
     path("token/", TokenApi.as_view(), name="token"),
+    path("token/rotate/", TokenRotateApi.as_view(), name="token_rotate"),
+    path("token/revoke/", TokenRevokeApi.as_view(), name="token_revoke"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view loads its start-up script from a URL, not inline: it works under the CSP.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

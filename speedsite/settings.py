@@ -173,13 +173,28 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Email (password resets): printed on the console in development; SMTP in production,
+# set with EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Speed <speed@localhost>")
+# A password reset link works this long (Django's setting; its default is three days).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's tokens, refused past SPEED_API_TOKEN_LIFETIME_DAYS (speedsite.api_tokens).
+        "speedsite.api_tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -234,12 +249,20 @@ SPEED_REQUEST_MAX_BYTES = int(os.environ.get("SPEED_REQUEST_MAX_BYTES", str(SPEE
 SPEED_LOGS_PER_GAME_PER_SUBMITTER = int(os.environ.get("SPEED_LOGS_PER_GAME_PER_SUBMITTER", "20"))
 SPEED_LOG_BYTES_PER_USER_PER_DAY = int(os.environ.get("SPEED_LOG_BYTES_PER_USER_PER_DAY", str(20 * 1024 * 1024)))
 
+# An API token works this many days from its creation (or its last rotation); then the
+# client asks POST /api/token/ for a new one.
+SPEED_API_TOKEN_LIFETIME = timedelta(days=int(os.environ.get("SPEED_API_TOKEN_LIFETIME_DAYS", "30")))
+
 # Login throttling. How many reverse proxies in front of the site append to
 # X-Forwarded-For (0: none, the header is ignored and a forged one buys nothing).
 SPEED_TRUSTED_PROXIES = int(os.environ.get("SPEED_TRUSTED_PROXIES", "0"))
 # POST /api/token/: requests per address and per account (DRF rate strings).
 SPEED_LOGIN_RATE_PER_ADDRESS = os.environ.get("SPEED_LOGIN_RATE_PER_ADDRESS", "30/min")
 SPEED_LOGIN_RATE_PER_ACCOUNT = os.environ.get("SPEED_LOGIN_RATE_PER_ACCOUNT", "10/min")
+# The site's forms that anyone may send: sign-ups and password resets (each sends an email)
+# per address, in DRF's rate strings.
+SPEED_SIGNUP_RATE_PER_ADDRESS = os.environ.get("SPEED_SIGNUP_RATE_PER_ADDRESS", "10/hour")
+SPEED_PASSWORD_RESET_RATE_PER_ADDRESS = os.environ.get("SPEED_PASSWORD_RESET_RATE_PER_ADDRESS", "5/hour")
 # django-axes: this many failed logins (site, admin or token) for one account, or from
 # one address, lock that account or address out for the cool-off; answered 429.
 AXES_FAILURE_LIMIT = int(os.environ.get("SPEED_LOGIN_FAILURE_LIMIT", "10"))

@@ -46,3 +46,19 @@ class LoginAccountThrottle(SimpleRateThrottle):
         # Usernames are folded to lower case here, so ALICE and alice share one budget; the key is hashed to stay a valid cache key.
         ident = hashlib.sha256(username.strip().lower().encode("utf-8", "replace")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AddressRateLimit(SimpleRateThrottle):
+    """A site form's submissions from one address (sign-up, password reset), counted in the shared cache.
+
+    DRF's throttle outside DRF: `allow_request(request, None)` with a plain
+    Django request counts one submission and says whether it is within the rate.
+    """
+
+    def __init__(self, scope: str, rate: str) -> None:
+        self.scope = scope
+        self.rate = rate
+        super().__init__()
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}

@@ -4,7 +4,20 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tournaments
+from .views import (
+    account_token,
+    accounts,
+    home,
+    live,
+    logs,
+    matches,
+    new_match,
+    organise,
+    passwords,
+    players,
+    solitaire,
+    tournaments,
+)
 
 site_patterns = [
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
@@ -27,6 +40,7 @@ site_patterns = [
     path("live/", live.live_version, name="live"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/claim/<str:uidb64>/<str:token>/", accounts.claim, name="claim"),
+    path("accounts/token/", account_token.api_token, name="api_token"),
     path("organise/", organise.organise, name="organise"),
     path("organise/tournaments/new/", organise.tournament_new, name="organise_new"),
     path("organise/tournaments/<int:tournament_id>/", organise.tournament_manage, name="organise_tournament"),
@@ -48,5 +62,20 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's password views keep the plain names they reverse to each other.
+    path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("accounts/password/reset/", passwords.PasswordReset.as_view(), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "accounts/password/reset/<str:uidb64>/<str:token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("", include((site_patterns, "web"))),
 ]

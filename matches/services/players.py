@@ -14,22 +14,49 @@ from speedsite.errors import Invalid
 from speedsite.site_cache import site_lists_changed
 
 from ..models import Player
-from ..selectors import ORGANISERS_GROUP, player_get
+from ..names import claimed_role, name_skeleton
+from ..selectors import ORGANISERS_GROUP, player_get, player_names
 
 HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
 User = get_user_model()
 
 
+def display_name_check(*, display_name: str) -> None:
+    """Refuse a display name that claims a role, or reads as another player's name or handle.
+
+    Names are compared by their skeleton (`matches.names`): case, spacing,
+    punctuation, accents and look-alike letters do not make a name another.
+    """
+    role = claimed_role(display_name)
+    if role is not None:
+        raise Invalid(
+            f"A display name may not claim a role on the site ({role!r}): organisers and staff are "
+            "shown as such by the site itself. Choose your own name.",
+            extra={"field": "display_name"},
+        )
+    skeleton = name_skeleton(display_name)
+    for handle, name in player_names():
+        if skeleton and skeleton in {name_skeleton(name), name_skeleton(handle)}:
+            raise Invalid(
+                f"The display name {display_name!r} reads like the player {handle!r}'s name: choose one "
+                "that others can tell apart (add an initial or a surname).",
+                extra={"field": "display_name"},
+            )
+
+
 @transaction.atomic
-def player_create(*, handle: str, display_name: str, password: str | None = None) -> Player:
+def player_create(*, handle: str, display_name: str, password: str | None = None, self_signup: bool = False) -> Player:
     """A player, with a new Django user of the same username to log in as.
 
     The user is always new: an existing account (an organiser's, the superuser's, a
     plain user's) is never attached to a player, nor its password set here, so
     creating a player can never take over an account. A password must pass
     Django's validators (AUTH_PASSWORD_VALIDATORS); without one the player cannot
-    log in until an organiser sets one.
+    log in until an organiser sets one. Someone signing themselves up
+    (`self_signup`) may not take a name that passes for another player's or
+    claims a role (`display_name_check`); an organiser entering players may
+    (two entrants can share a name).
     """
     handle = handle.strip()
     display_name = display_name.strip() or handle
@@ -49,6 +76,13 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
             f"The handle {handle!r} is the username of an existing account (regardless of case); choose another.",
             extra={"field": "handle"},
         )
+    if self_signup:
+        role = claimed_role(handle)
+        if role is not None:
+            raise Invalid(
+                f"A handle may not claim a role on the site ({role!r}); choose another.", extra={"field": "handle"}
+            )
+        display_name_check(display_name=display_name)
     user = User(username=handle)
     if password:
         try:

@@ -19,7 +19,7 @@ from replays.models import MatchLog, SolitaireRun
 from replays.services import pending_resend
 from speedsite.celery import app as celery_app
 from tests.factories import body, make_match, won_log
-from tests.replays.test_pipeline import broker, wait_until_judged, worker_env  # noqa: F401 - the fixture
+from tests.replays.test_pipeline import wait_until_judged, worker_env
 
 pytestmark = [pytest.mark.pipeline, pytest.mark.django_db(transaction=True)]
 
@@ -59,7 +59,7 @@ def test_a_log_submitted_while_the_broker_was_down_is_verified_by_the_periodic_t
     alice,
     ben,
     broker,
-    tmp_path,  # noqa: F811
+    tmp_path,
 ):
     game = make_match(alice, ben).games.get()
     celery_app.conf.broker_url = "redis://127.0.0.1:1/0"
@@ -113,7 +113,7 @@ def test_a_log_lost_with_a_killed_worker_is_sent_again_before_the_visibility_tim
     ben,
     broker,
     *,
-    tmp_path,  # noqa: F811
+    tmp_path,
 ):
     """A worker SIGKILLed mid-task: Redis would hand its message back after 600 s; the beat's task does not wait."""
     from tests.replays.test_pipeline import game_row_locked, post_log, wait_for_a_backend_waiting_on_a_lock

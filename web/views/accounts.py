@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm
@@ -16,8 +17,10 @@ from django.views.decorators.http import require_http_methods
 
 from matches.services import player_create
 from speedsite.errors import ApplicationError
+from speedsite.throttles import AddressRateLimit
 from web.forms.accounts import SignupForm
 from web.selectors.players import user_get
+from web.views.rate_limits import too_many
 
 #: The backend a new or claimed account is logged in with (the project uses Django's model backend).
 _BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -27,13 +30,21 @@ _BACKEND = "django.contrib.auth.backends.ModelBackend"
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:my_matches")
+    if request.method == "POST":
+        # Counted before the form is read: a script making accounts, or trying handles, is slowed alike.
+        limit = AddressRateLimit("signup", settings.SPEED_SIGNUP_RATE_PER_ADDRESS)
+        if not limit.allow_request(request, None):
+            return too_many(request, limit, "sign-ups")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            player = player_create(handle=data["handle"], display_name=data["display_name"], password=data["password1"])
+            player = player_create(
+                handle=data["handle"], display_name=data["display_name"], password=data["password1"], self_signup=True
+            )
         except ApplicationError as exc:
-            form.add_error("handle" if (exc.extra or {}).get("field") == "handle" else None, exc.message)
+            field = (exc.extra or {}).get("field")
+            form.add_error(field if field in {"handle", "display_name"} else None, exc.message)
         else:
             assert player.user is not None
             login(request, player.user, backend=_BACKEND)

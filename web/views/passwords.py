@@ -1,0 +1,22 @@
+"""Password reset by email, limited per address (Django's views and tokens; the templates are the site's)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+
+from speedsite.throttles import AddressRateLimit
+from web.views.rate_limits import too_many
+
+
+class PasswordReset(auth_views.PasswordResetView):
+    """Each request sends an email: SPEED_PASSWORD_RESET_RATE_PER_ADDRESS keeps one address from flooding inboxes."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        limit = AddressRateLimit("password_reset", settings.SPEED_PASSWORD_RESET_RATE_PER_ADDRESS)
+        if not limit.allow_request(request, None):
+            return too_many(request, limit, "password reset requests")
+        return super().post(request, *args, **kwargs)
