@@ -30,6 +30,21 @@ def current_database_url() -> str:
     return f"postgres://{user}{password}@{host}{port}/{db['NAME']}"
 
 
+def production_env(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` for a process started with DEBUG=0, as production runs: with this process's secret key
+    (production refuses to start without one) and, without CACHE_URL, its database cache table made."""
+    full = {"SECRET_KEY": settings.SECRET_KEY, **env, "DEBUG": "0"}
+    if not (full.get("CACHE_URL") or os.environ.get("CACHE_URL")):
+        subprocess.run(
+            [sys.executable, "-m", "django", "createcachetable"],
+            cwd=settings.BASE_DIR,
+            env={**os.environ, "DJANGO_SETTINGS_MODULE": "speedsite.settings", **full},
+            check=True,
+            capture_output=True,
+        )
+    return full
+
+
 class WorkerProcess:
     """One Celery worker in its own process group, logging to a file.
 

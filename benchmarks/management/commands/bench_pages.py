@@ -36,7 +36,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection, transaction
 from django.utils import timezone
 
-from benchmarks.workers import current_database_url
+from benchmarks.workers import current_database_url, production_env
 from matches.models import Game, Match, Player
 from speedsite.site_cache import GENERATION_KEY
 from tournaments.models import Entrant, Tournament, TournamentMatch
@@ -206,6 +206,7 @@ class Command(BaseCommand):
             env["CACHE_URL"] = cache_url
         else:
             env.pop("CACHE_URL", None)
+        env = production_env(env)  # its secret key, and the cache table it uses without CACHE_URL
         server = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             [
                 sys.executable,

@@ -38,7 +38,7 @@ from django.db import connection
 
 from benchmarks.pending_logs import bench_organiser, games_with_logs_create, pending_logs_create, pending_logs_delete
 from benchmarks.tasks import noop_task
-from benchmarks.workers import WorkerProcess, current_database_url
+from benchmarks.workers import WorkerProcess, current_database_url, production_env
 from matches.models import Game
 from replays.models import MatchLog
 from replays.services import log_submit
@@ -95,12 +95,9 @@ class Command(BaseCommand):
             # DEBUG off, as in production: with DEBUG on, Django records every query (Celery warns of it).
             # SPEED_BENCHMARKS on: the no-op task is the benchmarks app's.
             worker = WorkerProcess(
-                env={
-                    "CELERY_BROKER_URL": broker,
-                    "DATABASE_URL": current_database_url(),
-                    "DEBUG": "0",
-                    "SPEED_BENCHMARKS": "1",
-                },
+                env=production_env(
+                    {"CELERY_BROKER_URL": broker, "DATABASE_URL": current_database_url(), "SPEED_BENCHMARKS": "1"}
+                ),
                 queues=idle,
                 concurrency=options["concurrency"],
             ).wait_ready()
