@@ -1,0 +1,163 @@
+"""Emails that tell a person something waits on them, through Django's email backend.
+
+Four kinds (`Kind`), each a flag of `NotificationPreference` that its person can
+turn off (no row: all on). The services that make the change call `notify`
+explicitly, inside their transaction: the recipients and the text are read
+there, and the email is handed to a Celery task when the transaction commits
+(`on_commit`, robust), so a change rolled back sends nothing and a mail server
+that fails never undoes a committed result. Nobody without an address gets one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mass_mail
+from django.db import transaction
+from django.urls import reverse
+
+from speedsite.errors import NotAllowed
+
+from ..listeners import match_organisers
+from ..models import Game, Match, NotificationPreference
+from ..selectors import ORGANISERS_GROUP, AnyUser
+
+User = get_user_model()
+
+#: The organisers a dispute in a match of no event goes to, at most (any organiser may settle it).
+MAX_CASUAL_ORGANISERS = 20
+
+
+class Kind(StrEnum):
+    """A kind of email: the name of its flag on `NotificationPreference`."""
+
+    CLAIM_WAITING = "claim_waiting"
+    MATCH_CALLED = "match_called"
+    REGISTRATION_APPROVED = "registration_approved"
+    DISPUTE = "dispute"
+
+
+def site_url(path: str) -> str:
+    """An absolute link to a page of the site (SPEED_SITE_URL, the address people reach it at)."""
+    return settings.SPEED_SITE_URL.rstrip("/") + path
+
+
+def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> int:
+    """Email these users about `kind` once the current transaction commits; returns how many will get it.
+
+    Skipped: users without an address, inactive ones, and those who turned
+    this kind off. One query, whatever the number of users.
+    """
+    ids = {user_id for user_id in user_ids if user_id is not None}
+    if not ids:
+        return 0
+    addresses = sorted(
+        set(
+            User.objects.filter(pk__in=ids, is_active=True)
+            .exclude(email="")
+            .exclude(**{f"notifications__{kind.value}": False})
+            .values_list("email", flat=True)
+        )
+    )
+    if not addresses:
+        return 0
+    body = "\n\n".join(
+        [
+            *lines,
+            site_url(path),
+            f"You get this email because it is on in your notifications; turn it off at {site_url(reverse('web:notifications'))}",
+        ]
+    )
+    emails = [[f"Speed: {subject}", body, address] for address in addresses]
+
+    def send() -> None:  # a named function: Django logs a robust callback's __qualname__
+        from ..tasks import notification_send_task  # noqa: PLC0415 - the tasks module imports the services
+
+        notification_send_task.delay(emails)
+
+    transaction.on_commit(send, robust=True)
+    return len(emails)
+
+
+def notification_preferences_get(*, user_id: int) -> NotificationPreference:
+    """The user's preferences (an unsaved row with every kind on when they never changed them)."""
+    return NotificationPreference.objects.filter(user_id=user_id).first() or NotificationPreference(user_id=user_id)
+
+
+@transaction.atomic
+def notification_preferences_set(*, user: AnyUser, kinds: Iterable[str]) -> NotificationPreference:
+    """Turn on exactly these kinds of email for the signed-in user (the others off)."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("Sign in to choose your emails.")
+    on = set(kinds)
+    values = {kind.value: kind.value in on for kind in Kind}
+    preference, _ = NotificationPreference.objects.update_or_create(user_id=user.pk, defaults=values)
+    return preference
+
+
+def _match_path(match: Match) -> str:
+    return reverse("web:match_detail", args=[match.pk])
+
+
+def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str, object], reason: str = "") -> None:
+    """A change of a game's result that waits on someone: a new claim (the other side) or a dispute (the organiser).
+
+    Called by `game_record_change`, the one writer of a game's history, under the match lock.
+    """
+    match = game.match
+    status = after.get("status")
+    players = match.players
+    title = " v ".join(player.handle for player in players)
+    if status == Game.Status.AWAITING_CONFIRMATION and game.claimed_by_id is not None:
+        if before.get("status") == status and all(
+            before.get(key) == after.get(key) for key in ("claimed_winner", "claimed_places")
+        ):
+            return  # the same claim again (a second log saying it): already told
+        side = match.team_of(game.claimed_by_id) if match.is_team else (game.claimed_by_id,)
+        claimer = next((player for player in players if player.pk == game.claimed_by_id), None)
+        claim = (
+            "a void game"
+            if after.get("claimed_winner") is None and after.get("claimed_places") is None
+            else f"{after['claimed_winner']} won"
+            if after.get("claimed_winner")
+            else "the places it gives"
+        )
+        deadline = f" If nobody disputes it, it stands at {game.confirm_by:%H:%M} UTC." if game.confirm_by else ""
+        notify(
+            kind=Kind.CLAIM_WAITING,
+            user_ids=[player.user_id for player in players if player.pk not in side],
+            subject=f"confirm game {game.number} of {title}",
+            lines=[
+                f"{claimer.handle if claimer else 'Your opponent'} says game {game.number} of {title} ended: {claim}.",
+                f"Confirm it if that is right, or dispute it and say why.{deadline}",
+            ],
+            path=_match_path(match),
+        )
+    elif status == Game.Status.DISPUTED and before.get("status") != status:
+        organisers = match_organisers(match_id=match.pk)
+        if organisers is None:
+            organisers = list(
+                User.objects.filter(groups__name=ORGANISERS_GROUP, is_active=True).values_list("pk", flat=True)[
+                    :MAX_CASUAL_ORGANISERS
+                ]
+            )
+        why = f" The reason given: “{reason}”." if reason else ""
+        notify(
+            kind=Kind.DISPUTE,
+            user_ids=organisers,
+            subject=f"game {game.number} of {title} is disputed",
+            lines=[
+                f"Game {game.number} of {title} is disputed and waits for an organiser to settle it.{why}",
+                "Set its result on the match page.",
+            ],
+            path=_match_path(match),
+        )
+
+
+def notification_send(*, emails: Sequence[Sequence[str]]) -> int:
+    """Send prepared emails ([subject, body, to]) through Django's email backend, on one connection."""
+    sender = settings.DEFAULT_FROM_EMAIL
+    return send_mass_mail([(subject, body, sender, [to]) for subject, body, to in emails])
