@@ -150,3 +150,11 @@ def page_query(context: Any, name: str, number: int, alone: bool = False) -> str
 
     `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
     return querystring(context, QueryDict() if alone else None, **{name: number})
+
+
+@register.simple_tag
+def desk_count(user: Any) -> int:
+    """What waits on an organiser (disputes, registrations to decide), for the navigation's badge; 0 for others."""
+    from web.selectors.desk import desk_count as count  # noqa: PLC0415 - keep the template library light to load
+
+    return count(user=user)
