@@ -68,6 +68,16 @@ def test_a_kind_turned_off_is_not_sent_and_the_others_still_are(alice, ben, capt
     assert mail.outbox == []
 
 
+def test_a_person_who_turned_another_kind_off_still_gets_this_one(alice, ben, capture) -> None:
+    with_email(ben)
+    assert ben.user is not None
+    notification_preferences_set(user=ben.user, kinds=[Kind.CLAIM_WAITING])
+    game = make_match(alice, ben).games.get()
+    with capture(execute=True):
+        game_report_result(game_id=game.pk, user=alice.user, winner="alice")
+    assert [message.to for message in mail.outbox] == [["ben@example.org"]]
+
+
 def test_nobody_without_an_address_gets_one(alice, ben, capture) -> None:
     game = make_match(alice, ben).games.get()
     with capture(execute=True):

@@ -45,7 +45,9 @@ def _emailed(address: str) -> list[mail.EmailMessage]:
     return [message for message in mail.outbox if address in message.to]
 
 
-def test_a_dispute_found_through_the_desk_and_settled(live_server: Any, new_page: Callable[..., Page]) -> None:
+def test_a_dispute_found_through_the_desk_and_settled(
+    live_server: Any, new_page: Callable[..., Page], shot: Callable[[Page, str], Any]
+) -> None:
     url = live_server.url
     boss = make_user("boss", organiser=True)
     user_email_set(user=boss, email="boss@example.org")
@@ -96,8 +98,9 @@ def test_a_dispute_found_through_the_desk_and_settled(live_server: Any, new_page
     boss_page.wait_for_url(f"{url}/organise/")
     desk = boss_page.locator("[data-role=desk-disputes]")
     expect(desk).to_contain_text("Game 1 · ben v cy")
-    expect(desk).to_contain_text("Harbour cup")
+    expect(desk).to_contain_text("Harbour cup · Final")
     _no_sideways_scroll(boss_page)
+    shot(boss_page, "desk-phone")
     desk.get_by_role("link", name="Settle").click()
     boss_page.wait_for_url(f"{url}{match_path}#enter-title")
     form = boss_page.locator("[data-role=game-result][data-game='1']")

@@ -3,8 +3,8 @@
 Four kinds: disputed games (an organiser settles them; a casual match's too),
 claims waiting for the other side's confirmation, registrations waiting for
 approval, and matches underway. Each list is a page of Django's `Paginator`
-(a count and a slice: two queries), so the desk is eight queries whatever
-its length; the navigation's count is one.
+(a count and a slice: two queries), so the desk is nine queries (with the
+pairings' names) whatever its length; the navigation's count is one.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 from matches.models import Game, Match
 from matches.selectors import MATCH_PLAYERS, AnyUser, user_is_organiser
 from tournaments.models import Registration, Tournament, TournamentMatch
+from web.selectors.tournaments import names_of
 
 #: Rows of each of the desk's lists on a page.
 PER_PAGE = 20
@@ -73,6 +74,8 @@ class Desk:
     claims: Page[Game]
     registrations: Page[Registration]
     underway: Page[TournamentMatch]
+    #: The names in words ("Final", "Round 1, match 2") of the pairings on these pages, by pairing id.
+    names: dict[int, str]
 
     @property
     def needs_you(self) -> int:
@@ -91,12 +94,13 @@ def _page(rows: QuerySet, number: int) -> Page:  # type: ignore[type-arg]
 def desk(*, tournament_id: int | None = None, pages: dict[str, int] | None = None) -> Desk:
     """The desk across every tournament, or one tournament's (`tournament_id`); `pages`: each list's page number.
 
-    Eight queries (each list's count and page), with the match, its players
-    and its tournament loaded for every game.
+    Nine queries (each list's count and page, the shapes that name the
+    pairings in words), with the match, its players and its tournament loaded
+    for every game.
     """
     pages = pages or {}
     games_related = (*_GAME_RELATED, "match__tournament_match__tournament")
-    return Desk(
+    lists = dict(
         disputes=_page(
             _disputes(tournament_id).select_related(*games_related).order_by("match_id", "number"),
             pages.get("disputes", 1),
@@ -114,6 +118,13 @@ def desk(*, tournament_id: int | None = None, pages: dict[str, int] | None = Non
             pages.get("underway", 1),
         ),
     )
+    # A casual match has no pairing: the reverse one-to-one raises an AttributeError, so getattr's default.
+    pairings = [
+        pairing
+        for game in (*lists["disputes"], *lists["claims"])
+        if (pairing := getattr(game.match, "tournament_match", None)) is not None
+    ]
+    return Desk(**lists, names=names_of([*pairings, *lists["underway"]]))
 
 
 def desk_count(*, user: AnyUser) -> int:
