@@ -17,6 +17,6 @@ def games_lapse_task() -> int:
 
 
 @shared_task(name="matches.notification_send", ignore_result=True)
-def notification_send_task(emails: list[list[str]]) -> int:
-    """Send the emails a committed change asked for (`matches.services.notifications.notify`): [subject, body, to]."""
-    return notification_send(emails=emails)
+def notification_send_task(kind: str, user_ids: list[int], subject: str, body: str) -> int:
+    """Send the email a committed change asked for (`matches.services.notifications.notify`)."""
+    return notification_send(kind=kind, user_ids=user_ids, subject=subject, body=body)

@@ -2,10 +2,11 @@
 
 Four kinds (`Kind`), each a flag of `NotificationPreference` that its person can
 turn off (no row: all on). The services that make the change call `notify`
-explicitly, inside their transaction: the recipients and the text are read
-there, and the email is handed to a Celery task when the transaction commits
-(`on_commit`, robust), so a change rolled back sends nothing and a mail server
-that fails never undoes a committed result. Nobody without an address gets one.
+explicitly, inside their transaction, with the text and the users it is for; a
+Celery task gets it when the transaction commits (`on_commit`, robust), reads
+who has an address and wants this kind, and sends. A change rolled back sends
+nothing, a mail server that fails never undoes a committed result, and the
+change itself (a verified log's claim under the match lock) reads nothing more.
 """
 
 from __future__ import annotations
@@ -45,41 +46,31 @@ def site_url(path: str) -> str:
     return settings.SPEED_SITE_URL.rstrip("/") + path
 
 
-def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> int:
-    """Email these users about `kind` once the current transaction commits; returns how many will get it.
+def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> None:
+    """Email these users about `kind` once the current transaction commits (at once outside one).
 
-    Skipped: users without an address, inactive ones, and those who turned
-    this kind off. One query, whatever the number of users.
+    No query here: who has an address and has not turned this kind off is
+    read by the task, after the commit, so a change under the match lock (a
+    verified log's claim) sends no more statements than before.
     """
-    ids = {user_id for user_id in user_ids if user_id is not None}
+    ids = sorted({user_id for user_id in user_ids if user_id is not None})
     if not ids:
-        return 0
-    addresses = sorted(
-        set(
-            User.objects.filter(pk__in=ids, is_active=True)
-            .exclude(email="")
-            .exclude(**{f"notifications__{kind.value}": False})
-            .values_list("email", flat=True)
-        )
-    )
-    if not addresses:
-        return 0
+        return
     body = "\n\n".join(
         [
             *lines,
             site_url(path),
-            f"You get this email because it is on in your notifications; turn it off at {site_url(reverse('web:notifications'))}",
+            "You get this email because it is on in your settings; turn it off at "
+            + site_url(reverse("web:notifications")),
         ]
     )
-    emails = [[f"Speed: {subject}", body, address] for address in addresses]
 
     def send() -> None:  # a named function: Django logs a robust callback's __qualname__
         from ..tasks import notification_send_task  # noqa: PLC0415 - the tasks module imports the services
 
-        notification_send_task.delay(emails)
+        notification_send_task.delay(kind.value, ids, f"Speed: {subject}", body)
 
     transaction.on_commit(send, robust=True)
-    return len(emails)
 
 
 def notification_preferences_get(*, user_id: int) -> NotificationPreference:
@@ -157,7 +148,21 @@ def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str
         )
 
 
-def notification_send(*, emails: Sequence[Sequence[str]]) -> int:
-    """Send prepared emails ([subject, body, to]) through Django's email backend, on one connection."""
+def notification_send(*, kind: str, user_ids: Sequence[int], subject: str, body: str) -> int:
+    """Send one email to each of these users who has an address, is active and has not turned `kind` off.
+
+    One query for the addresses, then Django's email backend on one connection; returns how many were sent.
+    """
+    flag = Kind(kind).value  # a kind the preferences know, or ValueError
+    addresses = sorted(
+        set(
+            User.objects.filter(pk__in=list(user_ids), is_active=True)
+            .exclude(email="")
+            .exclude(**{f"notifications__{flag}": False})
+            .values_list("email", flat=True)
+        )
+    )
+    if not addresses:
+        return 0
     sender = settings.DEFAULT_FROM_EMAIL
-    return send_mass_mail([(subject, body, sender, [to]) for subject, body, to in emails])
+    return send_mass_mail([(subject, body, sender, [address]) for address in addresses])
