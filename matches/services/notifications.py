@@ -93,6 +93,18 @@ def _match_path(match: Match) -> str:
     return reverse("web:match_detail", args=[match.pk])
 
 
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def _claim_words(state: dict[str, object]) -> str:
+    """What a claim says: "ann won", "a void game", or a table's places ("cy 1st, ann 2nd, bo 3rd, di 4th")."""
+    places = state.get("claimed_places")
+    if isinstance(places, dict) and places:
+        ranked = sorted(places.items(), key=lambda item: (item[1], item[0]))
+        return ", ".join(f"{handle} {_ORDINALS.get(place, f'{place}th')}" for handle, place in ranked)
+    return f"{state['claimed_winner']} won" if state.get("claimed_winner") else "a void game"
+
+
 def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str, object], reason: str = "") -> None:
     """A change of a game's result that waits on someone: a new claim (the other side) or a dispute (the organiser).
 
@@ -101,7 +113,9 @@ def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str
     match = game.match
     status = after.get("status")
     players = match.players
-    title = " v ".join(player.handle for player in players)
+    handles = [player.handle for player in players]
+    # As the pages title a match: "ann v bo", a table "ann, bo and cy".
+    title = " v ".join(handles) if len(handles) == 2 else ", ".join(handles[:-1]) + " and " + handles[-1]
     if status == Game.Status.AWAITING_CONFIRMATION and game.claimed_by_id is not None:
         if before.get("status") == status and all(
             before.get(key) == after.get(key) for key in ("claimed_winner", "claimed_places")
@@ -109,13 +123,7 @@ def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str
             return  # the same claim again (a second log saying it): already told
         side = match.team_of(game.claimed_by_id) if match.is_team else (game.claimed_by_id,)
         claimer = next((player for player in players if player.pk == game.claimed_by_id), None)
-        claim = (
-            "a void game"
-            if after.get("claimed_winner") is None and after.get("claimed_places") is None
-            else f"{after['claimed_winner']} won"
-            if after.get("claimed_winner")
-            else "the places it gives"
-        )
+        claim = _claim_words(after)
         deadline = f" If nobody disputes it, it stands at {game.confirm_by:%H:%M} UTC." if game.confirm_by else ""
         notify(
             kind=Kind.CLAIM_WAITING,

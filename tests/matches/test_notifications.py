@@ -9,7 +9,7 @@ from django.core import mail
 from django.db import transaction
 
 from matches.models import Player
-from matches.services import game_dispute_claim, game_report_result, user_email_set
+from matches.services import game_dispute_claim, game_report_result, match_create, user_email_set
 from matches.services.notifications import Kind, notification_preferences_get, notification_preferences_set
 from speedsite.errors import Invalid
 from tests.factories import make_match, make_player, make_tournament, make_user, ready
@@ -150,3 +150,16 @@ def test_an_approved_registration_emails_the_player_and_a_declined_one_does_not(
 def test_an_address_that_is_not_one_is_refused(alice) -> None:
     with pytest.raises(Invalid, match="not an email address"):
         user_email_set(user=alice.user, email="alice at home")
+
+
+def test_a_tables_claim_emails_every_other_player_with_the_places(capture) -> None:
+    players = [with_email(make_player(handle)) for handle in ("ann", "bo", "cy")]
+    match = match_create(players=[p.handle for p in players], ruleset="three-way", best_of=1)
+    game = match.games.get()
+    with capture(execute=True):
+        game_report_result(game_id=game.pk, user=players[0].user, places={"ann": 2, "bo": 3, "cy": 1})
+    assert sorted(address for message in mail.outbox for address in message.to) == [
+        "bo@example.org",
+        "cy@example.org",
+    ]
+    assert "ann says game 1 of ann, bo and cy ended: cy 1st, ann 2nd, bo 3rd." in mail.outbox[0].body
