@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from speedsite.admin_readonly import HistoryAdmin, HistoryInline
 
-from .models import Game, Match, Player, ResultChange
+from .models import Game, Match, NotificationPreference, Player, ResultChange
 
 
 @admin.register(Player)
@@ -55,3 +55,12 @@ class ResultChangeAdmin(HistoryAdmin):
     list_filter = ["kind", "made_at"]
     search_fields = ["=match__id", "made_by__username", "reason"]
     list_select_related = ["match", "game", "made_by"]
+
+
+@admin.register(NotificationPreference)
+class NotificationPreferenceAdmin(admin.ModelAdmin):
+    list_display = ["user", "claim_waiting", "match_called", "registration_approved", "dispute"]
+    list_filter = ["claim_waiting", "match_called", "registration_approved", "dispute"]
+    search_fields = ["user__username", "user__email"]
+    list_select_related = ["user"]
+    raw_id_fields = ["user"]

@@ -70,3 +70,27 @@ def game_log_evidence(*, game: Game) -> tuple[list[Claim], bool]:
         claims.extend(found)
         pending = pending or waiting
     return claims, pending
+
+
+class MatchOrganisers(Protocol):
+    """The users who run the event a match belongs to (their ids), or None when the provider does not know it."""
+
+    def __call__(self, *, match_id: int) -> list[int] | None: ...
+
+
+_organisers: list[MatchOrganisers] = []
+
+
+def provide_match_organisers(provider: MatchOrganisers) -> None:
+    """Register the app that knows who runs a match's event (tournaments, in its `AppConfig.ready()`)."""
+    if provider not in _organisers:
+        _organisers.append(provider)
+
+
+def match_organisers(*, match_id: int) -> list[int] | None:
+    """Who runs the match's event, by the first provider that knows; None for a match of no event."""
+    for provider in _organisers:
+        found = provider(match_id=match_id)
+        if found is not None:
+            return found
+    return None

@@ -274,3 +274,19 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} of match {self.match_id}"
+
+
+class NotificationPreference(models.Model):
+    """Which emails a person gets; no row means every kind is on (the default).
+
+    One flag per kind, named as `matches.services.notifications.Kind` names them.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    claim_waiting = models.BooleanField(default=True, help_text="A result waits for my confirmation")
+    match_called = models.BooleanField(default=True, help_text="My match is called to a station")
+    registration_approved = models.BooleanField(default=True, help_text="My registration is approved")
+    dispute = models.BooleanField(default=True, help_text="A game in my tournament is disputed (organisers)")
+
+    def __str__(self) -> str:
+        return f"Notifications of user {self.user_id}"

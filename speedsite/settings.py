@@ -387,6 +387,22 @@ SPEED_RESEND_PENDING_AFTER_SECONDS = int(os.environ.get("SPEED_RESEND_PENDING_AF
 # when a page or the API is read (web.middleware.LapseOnReadMiddleware).
 SPEED_LAPSE_ON_READ = os.environ.get("SPEED_LAPSE_ON_READ", "1" if not CELERY_BROKER_URL else "0") == "1"
 
+# Email (notifications: a claim to confirm, a match called, a registration approved, a
+# dispute). The console backend prints them (the demo); set EMAIL_HOST to send through SMTP.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Speed <speed@localhost>")
+# Where people reach the site: the links in emails start with it.
+SPEED_SITE_URL = os.environ.get("SPEED_SITE_URL", "http://localhost:8000")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

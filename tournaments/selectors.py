@@ -32,6 +32,17 @@ def tournament_list(*, status: str | None = None, format: str | None = None) -> 
     return tournaments.order_by("-created_at", "-id")
 
 
+def match_organiser_ids(*, match_id: int) -> list[int] | None:
+    """Who runs the tournament a match was played for (its creator), or None: no tournament, or nobody recorded.
+
+    The provider of `matches.listeners.match_organisers` (a dispute's email goes to them).
+    """
+    created_by = (
+        TournamentMatch.objects.filter(match_id=match_id).values_list("tournament__created_by_id", flat=True).first()
+    )
+    return None if created_by is None else [created_by]
+
+
 def tournament_get(*, tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
 

@@ -39,6 +39,7 @@ site_patterns = [
     path("me/", players.my_matches, name="my_matches"),
     path("live/", live.live_version, name="live"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/notifications/", accounts.notifications, name="notifications"),
     path("accounts/claim/<str:uidb64>/<str:token>/", accounts.claim, name="claim"),
     path("accounts/token/", account_token.api_token, name="api_token"),
     path("organise/", organise.organise, name="organise"),

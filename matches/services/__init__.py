@@ -25,7 +25,7 @@ from .games import (
     require_match_live,
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
-from .players import HANDLE_PATTERN, organiser_grant, player_create
+from .players import HANDLE_PATTERN, organiser_grant, player_create, user_email_set
 from .result_corrections import TableCorrection, match_annul, match_correct, match_correct_places, table_correction_plan
 from .results import places_from_handles
 
@@ -56,4 +56,5 @@ __all__ = [
     "ruleset_resolve",
     "series_resolve",
     "table_correction_plan",
+    "user_email_set",
 ]

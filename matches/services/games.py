@@ -29,6 +29,7 @@ from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
 from ..selectors import AnyUser, signed_in, user_is_organiser, user_player
 from .matches import match_progress
+from .notifications import notify_game_change
 from .results import (
     claimed_places,
     claimed_timed,
@@ -104,9 +105,12 @@ def game_record_change(
     reason: str = "",
     source: dict[str, Any] | None = None,
 ) -> ResultChange:
-    """Keep one change of a game's result in its match's history (and outdate the site's lists)."""
+    """Keep one change of a game's result in its match's history (and outdate the site's lists).
+
+    A change that waits on someone (a new claim, a dispute) emails them (`notifications`).
+    """
     site_lists_changed()
-    return ResultChange.objects.create(
+    change = ResultChange.objects.create(
         match_id=game.match_id,
         game=game,
         kind=kind,
@@ -116,6 +120,8 @@ def game_record_change(
         after=game_state(game),
         source=source or {},
     )
+    notify_game_change(game=game, before=before, after=change.after, reason=reason)  # sent after the commit
+    return change
 
 
 def _clear_claim(game: Game) -> None:

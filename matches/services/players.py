@@ -8,14 +8,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
-from speedsite.errors import Invalid
+from speedsite.errors import Invalid, NotAllowed
 from speedsite.site_cache import site_lists_changed
 
 from ..models import Player
 from ..names import claimed_role, name_skeleton
-from ..selectors import ORGANISERS_GROUP, player_get, player_names
+from ..selectors import ORGANISERS_GROUP, AnyUser, player_get, player_names
 
 HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
@@ -46,7 +47,9 @@ def display_name_check(*, display_name: str) -> None:
 
 
 @transaction.atomic
-def player_create(*, handle: str, display_name: str, password: str | None = None, self_signup: bool = False) -> Player:
+def player_create(
+    *, handle: str, display_name: str, password: str | None = None, email: str = "", self_signup: bool = False
+) -> Player:
     """A player, with a new Django user of the same username to log in as.
 
     The user is always new: an existing account (an organiser's, the superuser's, a
@@ -57,6 +60,7 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
     (`self_signup`) may not take a name that passes for another player's or
     claims a role (`display_name_check`); an organiser entering players may
     (two entrants can share a name).
+    `email` (optional) is where notifications go.
     """
     handle = handle.strip()
     display_name = display_name.strip() or handle
@@ -83,7 +87,7 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
                 f"A handle may not claim a role on the site ({role!r}); choose another.", extra={"field": "handle"}
             )
         display_name_check(display_name=display_name)
-    user = User(username=handle)
+    user = User(username=handle, email=_email_checked(email))
     if password:
         try:
             validate_password(password, user=user)
@@ -99,6 +103,26 @@ def player_create(*, handle: str, display_name: str, password: str | None = None
             return Player.objects.create(handle=handle, display_name=display_name, user=user)
     except IntegrityError as exc:  # a concurrent request took the handle or the username first
         raise Invalid(f"The handle {handle!r} is taken; choose another.", extra={"field": "handle"}) from exc
+
+
+def _email_checked(email: str) -> str:
+    email = email.strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise Invalid(f"{email!r} is not an email address.", extra={"field": "email"}) from None
+    return email
+
+
+@transaction.atomic
+def user_email_set(*, user: AnyUser, email: str) -> str:
+    """The signed-in user's email address (where notifications go), or none (""); returns it as stored."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("Sign in to change your email address.")
+    email = _email_checked(email)
+    User.objects.filter(pk=user.pk).update(email=email)
+    return email
 
 
 def organiser_grant(*, user: AbstractBaseUser) -> None:

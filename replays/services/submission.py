@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.selectors import user_is_organiser, user_player
-from matches.services import AnyUser, game_lock, require_match_live
+from matches.services import HANDLE_PATTERN, AnyUser, game_lock, require_match_live
 from speedrules import LogError, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
@@ -40,7 +40,8 @@ def document_parse(data: bytes) -> Any:
             return json.loads(data, parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
             raise Invalid(
-                f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body."
+                f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body.",
+                extra={"field": "data", "problem": "not_json"},  # the site words it for people (web.presenters)
             ) from first_error
 
 
@@ -60,6 +61,19 @@ def document_check_events(document: dict[str, Any]) -> None:
         )
 
 
+def _handles_or_none(names: object) -> list[str] | None:
+    """The log's `players` when they are a list of handles (to name them in an error), else None.
+
+    Only what could be a handle is echoed back: anything else (a lone surrogate, markup) stays out of the error."""
+    if (
+        isinstance(names, list)
+        and 0 < len(names) <= 4
+        and all(isinstance(name, str) and HANDLE_PATTERN.match(name) for name in names)
+    ):
+        return list(names)
+    return None
+
+
 def _check_players(document: dict[str, Any], match: Match) -> None:
     names = document.get("players")
     handles = [player.handle for player in match.players]
@@ -73,7 +87,7 @@ def _check_players(document: dict[str, Any], match: Match) -> None:
         raise Invalid(
             f"The log's players are {names!r}, but this match is between {between}: "
             f"the log's `players` must list exactly these {len(handles)} handles, one per seat (in any order).",
-            extra={"field": "players", "expected": handles},
+            extra={"field": "players", "expected": handles, "found": _handles_or_none(names)},
         )
     if match.is_team:
         teams_here = {frozenset(handles[seat].lower() for seat in team) for team in match.teams}
@@ -156,6 +170,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             raise NotAllowed(
                 f"Only {', '.join(repr(player.handle) for player in match.players)} or an organiser can submit "
                 "logs for this match.",
+                extra={"problem": "not_a_player", "players": [player.handle for player in match.players]},
             )
     if len(data) > settings.SPEED_LOG_MAX_BYTES:
         raise TooLarge(f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.")
@@ -169,7 +184,8 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     if not isinstance(document, dict):
         raise Invalid(
             f"The body is JSON but not an object (it is a {type(document).__name__}); "
-            "send the speed-log/1 log object itself."
+            "send the speed-log/1 log object itself.",
+            extra={"field": "data", "problem": "not_object"},
         )
     document_check_events(document)
     require_match_live(match)

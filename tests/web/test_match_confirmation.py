@@ -22,7 +22,7 @@ def test_the_opponent_confirms_on_the_match_page(alice, ben) -> None:
     page = logged_in(alice.user).get(f"/matches/{match.pk}/").content.decode()
     assert "Awaiting confirmation" in page and 'data-role="claim"' in page
     assert f"/games/{game.pk}/confirm/" not in page  # alice's own claim: she cannot confirm it
-    assert f"/games/{game.pk}/dispute/" in page  # but may withdraw it as disputed
+    assert f"/games/{game.pk}/dispute/" not in page  # nor is she offered to dispute it: the other side does
     ben_page = logged_in(ben.user).get(f"/matches/{match.pk}/").content.decode()
     assert f"/games/{game.pk}/confirm/" in ben_page
     response = logged_in(ben.user).post(f"/games/{game.pk}/confirm/")

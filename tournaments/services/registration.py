@@ -15,11 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from matches.models import Player
 from matches.selectors import player_get, user_player
 from matches.services import AnyUser, player_create
+from matches.services.notifications import Kind, notify
 from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 
 from ..models import Entrant, Registration, Tournament
@@ -112,6 +114,17 @@ def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -
     registration.decided_by = user if user is not None and user.is_authenticated else None
     registration.decided_at = timezone.now()
     registration.save(update_fields=["status", "decided_by", "decided_at"])
+    if approve:
+        notify(
+            kind=Kind.REGISTRATION_APPROVED,
+            user_ids=[registration.player.user_id],
+            subject=f"you are entered in {tournament.name}",
+            lines=[
+                f"Your registration for {tournament.name} is approved: you are entered.",
+                "The tournament's page shows when it starts and, once it has, your matches.",
+            ],
+            path=reverse("web:tournament_detail", args=[tournament.pk]),
+        )
     return registration
 
 

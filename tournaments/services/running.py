@@ -8,11 +8,13 @@ optional station or table name) until it is decided; the pages list it under
 from __future__ import annotations
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from matches.models import Game, Match
 from matches.selectors import match_score, user_is_organiser
 from matches.services import AnyUser, game_set_result
+from matches.services.notifications import Kind, notify
 from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 
 from ..models import Tournament, TournamentMatch
@@ -31,7 +33,11 @@ def pairing_call(
     tournament = tournament_lock(tournament_id)
     if tournament.status != Tournament.Status.RUNNING:
         raise Conflict(f"{tournament.name!r} is not running.")
-    pairing = TournamentMatch.objects.filter(tournament=tournament, key=key).first()
+    pairing = (
+        TournamentMatch.objects.filter(tournament=tournament, key=key)
+        .select_related("player_one", "player_two", "player_three", "player_four")
+        .first()
+    )
     if pairing is None:
         raise NotFound(f"{tournament.name!r} has no match {key!r}.")
     if pairing.status != TournamentMatch.Status.READY or pairing.match_id is None:
@@ -42,7 +48,26 @@ def pairing_call(
     pairing.underway_at = timezone.now() if underway else None
     pairing.station = station if underway else ""
     pairing.save(update_fields=["underway_at", "station"])
+    if underway:
+        _notify_called(tournament, pairing)
     return pairing
+
+
+def _notify_called(tournament: Tournament, pairing: TournamentMatch) -> None:
+    """Tell the pairing's players their match is called (sent after the commit; each may turn it off)."""
+    seats = [player for player in pairing.seats if player is not None]
+    where = f" at {pairing.station}" if pairing.station else ""
+    notify(
+        kind=Kind.MATCH_CALLED,
+        user_ids=[player.user_id for player in seats],
+        subject=f"your match in {tournament.name} is called{where}",
+        lines=[
+            f"{' v '.join(player.handle for player in seats)} in {tournament.name} is called{where}: "
+            "go to your table and play.",
+            "Report each game's result on the match page (or submit its log).",
+        ],
+        path=reverse("web:match_detail", args=[pairing.match_id]),
+    )
 
 
 @transaction.atomic

@@ -1,4 +1,4 @@
-"""Sign-up: a new player's account."""
+"""Sign-up (a new player's account) and a signed-in person's emails (their address, which kinds they get)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,11 @@ class SignupForm(forms.Form):
 
     handle = forms.CharField(max_length=40, help_text="Letters, digits, '_', '.' or '-'; you log in with it.")
     display_name = forms.CharField(max_length=100, label="Your name")
+    email = forms.EmailField(
+        required=False,
+        label="Email (optional)",
+        help_text="Where the site tells you a result waits for your confirmation or your match is called.",
+    )
     password1 = forms.CharField(
         label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
@@ -33,3 +38,24 @@ class SignupForm(forms.Form):
             except forms.ValidationError as exc:
                 self.add_error("password1", exc)
         return cleaned
+
+
+#: The kinds of email, in the order the page lists them, with what each says in words.
+NOTIFICATION_CHOICES = [
+    ("claim_waiting", "A result waits for my confirmation"),
+    ("match_called", "My match is called to a station"),
+    ("registration_approved", "My registration for a tournament is approved"),
+    ("dispute", "A game in a tournament I organise is disputed"),
+]
+
+
+class NotificationsForm(forms.Form):
+    """The address emails go to and the kinds the person wants (all on until they turn one off)."""
+
+    email = forms.EmailField(required=False, label="Email", help_text="Leave it empty to get no email at all.")
+    kinds = forms.MultipleChoiceField(
+        choices=NOTIFICATION_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Email me when",
+    )

@@ -12,5 +12,6 @@ and drawing (names in words, a bracket's layout, both cached), never the other w
 - `matches`: seats and the pairing a match is played for; `viewer`: what the viewer may do at a match;
 - `logs`: logs for their pages and replays, what a user may submit for;
 - `players`: the players' pages; `mine`: a signed-in player's own page and what waits on them;
+- `desk`: the organiser's queue and the navigation's count of what waits on organisers;
 - `live`: the versions live pages poll; `tokens`: the API token page's token.
 """

@@ -13,7 +13,7 @@ from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, AnyUser, user_player
 from replays.models import MatchLog
-from tournaments.models import Entrant, PlayerRating, Tournament, TournamentMatch
+from tournaments.models import Entrant, PlayerRating, Registration, Tournament, TournamentMatch
 from web.selectors.matches import in_any_seat
 
 #: Rows each list of the page shows at most (the player's page lists every match).
@@ -92,6 +92,38 @@ def waiting_count(*, user: AnyUser) -> int:
     return games_waiting_for_log(player=player).count() + games_waiting_for_confirmation(player=player).count()
 
 
+#: Tournaments taking registrations a player's page points to at most.
+OPEN_LIMIT = 5
+
+
+@dataclass(frozen=True)
+class WaysIn:
+    """Where a player's page points them: tournaments they may register for, and their registrations waiting."""
+
+    open_tournaments: list[Tournament]
+    pending: list[Registration]
+
+
+def ways_in(*, player: Player) -> WaysIn:
+    """Tournaments taking registrations that the player has not entered nor asked to, and their pending asks (two
+    queries)."""
+    entered = Entrant.objects.filter(tournament=OuterRef("pk"), player=player)
+    asked = Registration.objects.filter(tournament=OuterRef("pk"), player=player)
+    open_tournaments = list(
+        Tournament.objects.filter(status=Tournament.Status.SETUP, registration_open=True)
+        .filter(~Exists(entered), ~Exists(asked))
+        .order_by("starts_at", "-created_at", "-id")[:OPEN_LIMIT]
+    )
+    pending = list(
+        Registration.objects.filter(
+            player=player, status=Registration.Status.PENDING, tournament__status=Tournament.Status.SETUP
+        )
+        .select_related("tournament")
+        .order_by("created_at", "id")[:LIST_LIMIT]
+    )
+    return WaysIn(open_tournaments=open_tournaments, pending=pending)
+
+
 @dataclass
 class MyPage:
     player: Player
@@ -102,13 +134,19 @@ class MyPage:
     recent: list[Match]
     rating: PlayerRating | None
     check_in: list[Entrant] = field(default_factory=list)
+    ways_in: WaysIn = field(default_factory=lambda: WaysIn([], []))
+
+    @property
+    def is_new(self) -> bool:
+        """Nothing yet: no match waiting, played or to play, no entry to check in to."""
+        return not (self.to_log or self.to_confirm or self.my_claims or self.next_matches or self.recent)
 
 
 _GAME_RELATED = (*(f"match__{seat}" for seat in MATCH_PLAYERS), "claimed_winner", "claimed_by")
 
 
 def my_page(*, player: Player) -> MyPage:
-    """Everything "My matches" shows, in seven queries whatever the player's history."""
+    """Everything "My matches" shows, in nine queries whatever the player's history."""
     to_log = list(
         games_waiting_for_log(player=player).select_related(*_GAME_RELATED).order_by("match_id", "number")[:LIST_LIMIT]
     )
@@ -152,4 +190,5 @@ def my_page(*, player: Player) -> MyPage:
         recent=recent,
         rating=PlayerRating.objects.filter(player=player).first(),
         check_in=check_in,
+        ways_in=ways_in(player=player),
     )

@@ -38,7 +38,12 @@ class MatchViewer:
         return self.player_id is not None and str(self.player_id) in (game.reports or {})
 
     def may_dispute(self, game: Game) -> bool:
-        return game.status == Game.Status.AWAITING_CONFIRMATION and self.player_id is not None
+        """A player of the other side: the claimant (or their Team Speed partner) waits, and is not offered it."""
+        return (
+            game.status == Game.Status.AWAITING_CONFIRMATION
+            and self.player_id is not None
+            and game.claimed_by_id not in self.side
+        )
 
 
 def match_viewer(*, user: AnyUser, match: Match) -> MatchViewer:

@@ -9,6 +9,7 @@ from django.http import QueryDict
 from django.template.defaulttags import querystring
 
 from matches.selectors import match_score, user_is_organiser, user_player
+from web.presenters.history import change_words
 from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
 from web.presenters.seats import players_title as players_title_of
 
@@ -150,3 +151,17 @@ def page_query(context: Any, name: str, number: int, alone: bool = False) -> str
 
     `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
     return querystring(context, QueryDict() if alone else None, **{name: number})
+
+
+@register.simple_tag
+def desk_count(user: Any) -> int:
+    """What waits on an organiser (disputes, registrations to decide), for the navigation's badge; 0 for others."""
+    from web.selectors.desk import desk_count as count  # noqa: PLC0415 - keep the template library light to load
+
+    return count(user=user)
+
+
+@register.filter
+def history_words(change: Any) -> str:
+    """A history row's change in words ("being played → waiting for confirmation; the claim: ann won")."""
+    return change_words(change.before or {}, change.after or {}, of_game=change.game_id is not None)

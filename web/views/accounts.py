@@ -1,10 +1,11 @@
-"""Accounts: self sign-up, and claiming a player created by an organiser (an invite link to choose a password)."""
+"""Accounts: self sign-up, one's emails, and claiming a player created by an organiser (an invite link to choose a password)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.tokens import default_token_generator
@@ -15,10 +16,11 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.views.decorators.http import require_http_methods
 
-from matches.services import player_create
+from matches.services import player_create, user_email_set
+from matches.services.notifications import notification_preferences_get, notification_preferences_set
 from speedsite.errors import ApplicationError
 from speedsite.throttles import AddressRateLimit
-from web.forms.accounts import SignupForm
+from web.forms.accounts import NOTIFICATION_CHOICES, NotificationsForm, SignupForm
 from web.selectors.players import user_get
 from web.views.rate_limits import too_many
 
@@ -40,17 +42,41 @@ def signup(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             player = player_create(
-                handle=data["handle"], display_name=data["display_name"], password=data["password1"], self_signup=True
+                handle=data["handle"],
+                display_name=data["display_name"],
+                password=data["password1"],
+                email=data["email"],
+                self_signup=True,
             )
         except ApplicationError as exc:
             field = (exc.extra or {}).get("field")
-            form.add_error(field if field in {"handle", "display_name"} else None, exc.message)
+            form.add_error(field if field in {"handle", "display_name", "email"} else None, exc.message)
         else:
             assert player.user is not None
             login(request, player.user, backend=_BACKEND)
             messages.success(request, f"Welcome, {player.display_name}: you are signed up as {player.handle}.")
             return redirect("web:my_matches")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The signed-in person's emails: the address they go to, and each kind on or off."""
+    user = request.user
+    preference = notification_preferences_get(user_id=user.pk)
+    on = [kind for kind, _label in NOTIFICATION_CHOICES if getattr(preference, kind)]
+    form = NotificationsForm(request.POST or None, initial={"email": getattr(user, "email", ""), "kinds": on})
+    if request.method == "POST" and form.is_valid():
+        try:
+            user_email_set(user=user, email=form.cleaned_data["email"])
+            notification_preferences_set(user=user, kinds=form.cleaned_data["kinds"])
+        except ApplicationError as exc:
+            form.add_error("email" if (exc.extra or {}).get("field") == "email" else None, exc.message)
+        else:
+            messages.success(request, "Your email settings are saved.")
+            return redirect("web:notifications")
+    return render(request, "registration/notifications.html", {"form": form})
 
 
 def claim_url(user: AbstractBaseUser) -> str:

@@ -12,6 +12,7 @@ from replays.compact import CompactSteps
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError
 from web.forms.logs import LogSubmitForm
+from web.presenters.problems import log_problem
 from web.presenters.replay import build_replay, timed_by_log_seat
 from web.selectors import logs as log_reads
 
@@ -62,7 +63,7 @@ def log_submit_view(request: HttpRequest) -> HttpResponse:
                 game_id=form.cleaned_data["game"].pk, data=form.cleaned_data["data"], user=request.user
             )
         except ApplicationError as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, log_problem(exc.message, exc.extra or {}))
         else:
             if not created:
                 messages.info(request, "This exact log was already submitted for that game; here is its verdict.")

@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Game
@@ -51,7 +52,9 @@ from web.forms.organise import (
 from web.forms.result import GameResultForm
 from web.forms.tournament import TournamentForm
 from web.presenters.names import pairing_names
+from web.presenters.paging import page_number
 from web.selectors import tournaments as selectors
+from web.selectors.desk import Desk, desk, desk_counts_by_tournament
 from web.selectors.players import players_without_login
 from web.selectors.tournaments import registrations_pending
 from web.views.accounts import claim_url
@@ -80,9 +83,26 @@ def _tournament_or_404(tournament_id: int) -> Tournament:
     return tournament
 
 
+#: The desk's lists and the query parameter each one's page is in.
+DESK_PAGES = {name: f"{name}_page" for name in ("disputes", "claims", "registrations", "underway")}
+
+
+def _desk(request: HttpRequest, tournament_id: int | None = None) -> Desk:
+    pages = {name: page_number(request.GET, param) for name, param in DESK_PAGES.items()}
+    return desk(tournament_id=tournament_id, pages=pages)
+
+
 @organiser_required
 def organise(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/organise/index.html", {"tournaments": selectors.tournaments_with_counts()})
+    """The organiser's desk: what waits across the tournaments, each one click from its action; then the tournaments."""
+    tournaments = selectors.tournaments_with_counts()
+    context = {
+        "tournaments": tournaments,
+        "desk": _desk(request),
+        "desk_pages": DESK_PAGES,
+        "counts": desk_counts_by_tournament(tournament_ids=[t.pk for t in tournaments]),
+    }
+    return render(request, "web/organise/index.html", context)
 
 
 @organiser_required
@@ -151,7 +171,11 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
     form = EntrantForm(request.POST if action == "add" else None)
     bulk = BulkEntrantsForm(request.POST if action == "bulk" else None)
     reseed = ReseedForm(request.POST if action == "reseed" else None)
-    back = redirect("web:organise_tournament", tournament_id=tournament.pk)
+    back = (
+        redirect("web:organise")  # a registration approved from the desk goes back to the desk
+        if request.POST.get("next") == reverse("web:organise")
+        else redirect("web:organise_tournament", tournament_id=tournament.pk)
+    )
     if request.method == "POST":
         try:
             if action == "add" and form.is_valid():
@@ -216,6 +240,8 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "up_next": [p for p in ready if p.underway_at is None],
         "decided": [pairing for pairing in pairings if pairing.status == TournamentMatch.Status.DECIDED],
         "corrections": list(correction_list(tournament=tournament)[:20]),
+        "desk": _desk(request, tournament.pk),
+        "desk_pages": DESK_PAGES,
     }
     return render(request, "web/organise/tournament_manage.html", context)
 

@@ -16,7 +16,7 @@ from web.drawing.charts import line_chart
 from web.presenters.paging import page_number, page_of
 from web.selectors import players as player_reads
 from web.selectors import tournaments as tournament_reads
-from web.selectors.mine import my_page
+from web.selectors.mine import my_page, ways_in
 
 
 @login_required
@@ -90,4 +90,8 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
         "rating_chart": chart,
         "entries": player_reads.player_entries(player=player),
     }
+    if player.user_id is not None and player.user_id == request.user.pk:
+        # One's own page points to the tournaments one may register for, and one's registrations waiting.
+        context["ways"] = ways_in(player=player)
+        context["new"] = not matches
     return render(request, "web/player_detail.html", context)
