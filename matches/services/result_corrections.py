@@ -135,7 +135,9 @@ class PairCorrection:
         return {player.handle: sum(1 for pk in winners if pk == player.pk) for player in self.match.players}
 
     def _before(self) -> dict[int, int | None]:
-        return {number: self.changed[number][0] if number in self.changed else pk for number, pk in self.winners.items()}
+        return {
+            number: self.changed[number][0] if number in self.changed else pk for number, pk in self.winners.items()
+        }
 
 
 def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCorrection:
@@ -156,7 +158,9 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCor
         raise Invalid("Give the corrected winner of at least one game.", extra={"field": "games"})
     by_handle = {player.handle.lower(): player.pk for player in match.players}
     decided = dict(
-        Game.objects.filter(match=match, status=Game.Status.DECIDED).order_by("number").values_list("number", "winner_id")
+        Game.objects.filter(match=match, status=Game.Status.DECIDED)
+        .order_by("number")
+        .values_list("number", "winner_id")
     )
     corrected = dict(decided)
     changed: dict[int, tuple[int | None, int]] = {}
@@ -184,7 +188,7 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCor
         if wins[pk] >= match.wins_needed:
             series_winner = pk
             if position != len(numbers) - 1:
-                score = "–".join(str(wins[seat]) for seat in match.player_ids)
+                score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
                 raise Invalid(
                     f"With these winners the series is over after game {number} ({score}), but game "
                     f"{numbers[-1]} was played after it. Correct the games so the last one decides the match.",
@@ -192,7 +196,7 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCor
                 )
             break
     if series_winner is None:
-        score = "–".join(str(wins[seat]) for seat in match.player_ids)
+        score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
         raise Invalid(
             f"With these winners no one reaches the {match.wins_needed} game{'s' if match.wins_needed != 1 else ''} "
             f"needed ({score}): the match would not be over. Correct the games so one player wins the series.",

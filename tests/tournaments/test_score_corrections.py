@@ -36,9 +36,7 @@ def play_games(organiser: Any, match_id: int, winners: tuple[str, ...]) -> None:
 def cup(organiser: Any) -> dict[str, Any]:
     """6 players, best of 3: dev beats emma (R1-2) 2-1 (dev, emma, dev), then alice (R2-1)."""
     players = {name: make_player(name) for name in NAMES}
-    tournament = make_tournament(
-        organiser, [players[name] for name in NAMES], format="single_elimination", best_of=3
-    )
+    tournament = make_tournament(organiser, [players[name] for name in NAMES], format="single_elimination", best_of=3)
     r12 = pairing(tournament, "R1-2")
     play_games(organiser, r12.match_id, ("dev", "emma", "dev"))
     play(organiser, pairing(tournament, "R1-4"), players["chloe"])
@@ -146,6 +144,4 @@ def test_refuses_a_score_the_match_could_not_have_had(organiser, cup, games, mes
 
 def test_refuses_both_a_winner_and_games(organiser, cup):
     with pytest.raises(ApplicationError, match="not both"):
-        pairing_correct(
-            tournament_id=cup["tournament"].pk, key="R1-2", winner="emma", games=EMMA_2_1, user=organiser
-        )
+        pairing_correct(tournament_id=cup["tournament"].pk, key="R1-2", winner="emma", games=EMMA_2_1, user=organiser)

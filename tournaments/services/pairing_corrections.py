@@ -140,9 +140,7 @@ def pairing_correct(
             if table is None
             else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
             points,
-            None
-            if pair is None
-            else {number: str(pair.handle(after)) for number, (_, after) in pair.changed.items()},
+            None if pair is None else {number: str(pair.handle(after)) for number, (_, after) in pair.changed.items()},
         )
         changed = _correction_apply(
             context, target, result, planned, CorrectionMade(record.pk, user, reason, annul_reason)
