@@ -4,7 +4,19 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tournaments
+from .views import (
+    accounts,
+    home,
+    live,
+    logs,
+    matches,
+    new_match,
+    organise,
+    organise_edit,
+    players,
+    solitaire,
+    tournaments,
+)
 
 site_patterns = [
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
@@ -39,6 +51,18 @@ site_patterns = [
         "organise/tournaments/<int:tournament_id>/correct/<str:key>/",
         organise.pairing_correct_view,
         name="organise_correct",
+    ),
+    path("organise/tournaments/<int:tournament_id>/edit/", organise_edit.tournament_edit, name="organise_edit"),
+    path(
+        "organise/tournaments/<int:tournament_id>/delete/",
+        organise_edit.tournament_delete_view,
+        name="organise_delete",
+    ),
+    path("organise/tournaments/<int:tournament_id>/start/", organise_edit.tournament_start_view, name="organise_start"),
+    path(
+        "organise/tournaments/<int:tournament_id>/undo-start/",
+        organise_edit.tournament_undo_start,
+        name="organise_undo_start",
     ),
     path("organise/matches/<int:match_id>/result/", organise.match_result, name="organise_match_result"),
     path("organise/matches/<int:match_id>/call/", organise.match_call, name="organise_match_call"),

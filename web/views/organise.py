@@ -36,7 +36,6 @@ from tournaments.services.registration import (
     tournament_checkin_set,
     tournament_create_described,
     tournament_registration_set,
-    tournament_start_checked,
 )
 from tournaments.services.running import match_score_enter, pairing_call
 from web.forms.organise import (
@@ -97,7 +96,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         except ApplicationError as exc:
             form.add_service_error(exc.extra.get("field"), exc.message)
         else:
-            messages.success(request, f"{tournament.name} is taking entrants.")
+            messages.success(request, f"{tournament.name} is created: enter players or open registration.")
             return redirect("web:organise_tournament", tournament_id=tournament.pk)
     return render(request, "web/organise/tournament_new.html", {"form": form})
 
@@ -179,12 +178,8 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 )
                 messages.success(request, "Seeds updated.")
                 return back
-            if action == "start":
-                _started, dropped = tournament_start_checked(tournament_id=tournament.pk, user=request.user)
-                if dropped:
-                    messages.warning(request, f"Not checked in, so dropped: {', '.join(dropped)}.")
-                messages.success(request, f"{tournament.name} has started: the first matches are open.")
-                return redirect("web:tournament_detail", tournament_id=tournament.pk)
+            if action == "start":  # the start is confirmed on its own page first
+                return redirect("web:organise_start", tournament_id=tournament.pk)
             done = _manage_action(request, tournament, action)
             if done is not None:
                 messages.success(request, done)
@@ -218,6 +213,9 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "up_next": [p for p in ready if p.underway_at is None],
         "decided": [pairing for pairing in pairings if pairing.status == TournamentMatch.Status.DECIDED],
         "corrections": list(correction_list(tournament=tournament)[:20]),
+        # The start can be taken back until anything is played.
+        "may_undo": tournament.status == Tournament.Status.RUNNING
+        and not selectors.tournament_played(tournament=tournament),
     }
     return render(request, "web/organise/tournament_manage.html", context)
 
