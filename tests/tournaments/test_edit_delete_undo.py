@@ -52,7 +52,7 @@ def test_settings_change_before_the_start_with_the_same_checks_as_creating(organ
             user=organiser,
             settings=TournamentSettings(name="x", format="swiss", best_of=2),
         )
-    with pytest.raises(Invalid, match="Unknown|format"):
+    with pytest.raises(Invalid, match=r"Unknown|format"):
         tournament_update(
             tournament_id=tournament.pk, user=organiser, settings=TournamentSettings(name="x", format="nope")
         )
