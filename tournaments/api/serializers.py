@@ -120,13 +120,9 @@ class CorrectedGameInput(serializers.Serializer):
     winner = StrictCharField(
         required=False,
         max_length=40,
-        help_text="Two players: the handle of the player who really won that game.",
+        help_text="Two players: the handle of the player who really won that game. "
+        "Give `places` for a table's game, `winner` for two players' (the service says which is missing).",
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("places" in attrs) == ("winner" in attrs):
-            raise serializers.ValidationError("Give a game either its places (a table) or its winner (two players).")
-        return attrs
 
 
 class CorrectionInput(serializers.Serializer):

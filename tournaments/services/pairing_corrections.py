@@ -187,7 +187,7 @@ def _table_correction(
         number = int(game["game"])
         if number in by_number:
             raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
-        if not game.get("places"):
+        if not game.get("places") or game.get("winner") is not None:
             raise Invalid(
                 f"Match {target.key} is a table ({seated}): give each game's places, not its winner.",
                 extra={"field": "games"},
