@@ -157,7 +157,7 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCor
     if not winners:
         raise Invalid("Give the corrected winner of at least one game.", extra={"field": "games"})
     by_handle = {player.handle.lower(): player.pk for player in match.players}
-    decided = dict(
+    decided: dict[int, int | None] = dict(
         Game.objects.filter(match=match, status=Game.Status.DECIDED)
         .order_by("number")
         .values_list("number", "winner_id")
