@@ -147,3 +147,5 @@ def test_the_score_is_corrected_game_by_game_through_the_page(orga, organiser):
     assert applied["Location"] == f"/tournaments/{tournament.pk}/"
     final.refresh_from_db()
     assert (final.winner.handle, final.games_one, final.games_two) == (two, 1, 2)
+    manage = re.sub(r"<[^>]+>", "", text(orga.get(f"/organise/tournaments/{tournament.pk}/")))
+    assert f"{one} → {two} (game 3 corrected)" in manage
