@@ -149,3 +149,14 @@ def test_the_score_is_corrected_game_by_game_through_the_page(orga, organiser):
     assert (final.winner.handle, final.games_one, final.games_two) == (two, 1, 2)
     manage = re.sub(r"<[^>]+>", "", text(orga.get(f"/organise/tournaments/{tournament.pk}/")))
     assert f"{one} → {two} (game 3 corrected)" in manage
+
+
+def test_a_result_refused_for_a_game_decided_meanwhile_is_said_as_a_message(orga, organiser):
+    tournament = make_tournament(organiser, make_players(2), format="single_elimination")
+    (final,) = ready(tournament)
+    game = Game.objects.get(match_id=final.match_id)
+    orga.post(f"/organise/matches/{final.match_id}/result/", {"game": game.pk, "winner": final.player_one.handle})
+    late = orga.post(
+        f"/organise/matches/{final.match_id}/result/", {"game": game.pk, "winner": final.player_two.handle}
+    )
+    assert late.status_code == 400 and "already decided" in text(late)

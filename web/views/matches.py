@@ -121,6 +121,12 @@ def match_page(
         "counts": match.status != Match.Status.ANNULLED,
         "annulment": next((change for change in history if change.kind == ResultChange.Kind.ANNULMENT), None),
     }
+    # A failed form whose game or match has since moved on is not drawn again: its errors are said as messages.
+    drawn = [form for _game, form in context["result_forms"]] + [context["score_form"]]
+    for failed in (score_form, result_form[1] if result_form is not None else None):
+        if failed is not None and failed not in drawn:
+            for error in failed.non_field_errors() or ["That result could not be recorded."]:
+                messages.error(request, error)
     return render(request, "web/match_detail.html", context, status=status)
 
 
