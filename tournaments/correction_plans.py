@@ -9,7 +9,7 @@ when its finalists change (as a playoff after groups). Nothing here writes:
 `tournaments.services.pairing_corrections` applies any plan the same way.
 
 Two players' results are corrected by naming the winner (every decided game
-turned round); a table's by the corrected places of some of its games (the
+turned round) or each game's real winner (the series runs again); a table's by the corrected places of some of its games (the
 series is run again). Either way the planning sees the corrected pairing as
 it will be (`CorrectionContext.corrected`: winner, places and points).
 
@@ -26,7 +26,7 @@ from typing import Any
 from matches.models import Game, Match
 from matches.placings import places_from_winner
 from matches.series import TableGameRow
-from matches.services import TableCorrection
+from matches.services import PairCorrection, TableCorrection
 from replays.models import MatchLog
 from tournaments.generators import Bracket, MatchChange, MatchStatus, plan_correction
 
@@ -65,6 +65,8 @@ class CorrectionPreview:
     games: list[dict[str, Any]] = field(default_factory=list)
     #: A table's correction: each handle's series points and first places, before and after.
     standing: dict[str, Any] = field(default_factory=dict)
+    #: Two players' corrected games: each handle's games won, before and after.
+    score: dict[str, Any] = field(default_factory=dict)
 
     @property
     def needs_confirmation(self) -> bool:
@@ -73,7 +75,7 @@ class CorrectionPreview:
     @property
     def changes_anything(self) -> bool:
         """False when the result given is the one recorded (the same winner; a table's same places)."""
-        return bool(self.games) if self.standing else self.old_winner != self.new_winner
+        return bool(self.games) if self.standing or self.score else self.old_winner != self.new_winner
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -89,6 +91,8 @@ class CorrectionPreview:
         }
         if self.standing:
             data |= {"games": self.games, "standing": self.standing}
+        if self.score:
+            data |= {"games": self.games, "score": self.score}
         return data
 
 
@@ -192,6 +196,7 @@ def corrected_pairing(
     new_winner: int,
     table: TableCorrection | None,
     points_per_place: tuple[int, ...] | None,
+    pair: PairCorrection | None = None,
 ) -> TournamentMatch:
     """A copy of the pairing as the correction will leave it, for planning (nothing is saved).
 
@@ -207,6 +212,12 @@ def corrected_pairing(
     games: list[TableGameRow]
     if table is not None:
         games = table.games
+    elif pair is not None:
+        games = [
+            (number, Game.Status.DECIDED, places_from_winner(seats.index(winner), 2))
+            for number, winner in sorted(pair.winners.items())
+            if winner is not None
+        ]
     else:
         other = dict(zip(seats, reversed(seats), strict=True))
         games = [

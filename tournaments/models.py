@@ -36,7 +36,7 @@ class Tournament(models.Model):
         TABLES = "tables", "Tables of three and four"
 
     class Status(models.TextChoices):
-        SETUP = "setup", "Taking entrants"
+        SETUP = "setup", "Not started"  # registration open or closed is said beside it, never "taking entrants"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
@@ -57,6 +57,9 @@ class Tournament(models.Model):
     # The format's own options, as its schema declares them (`tournaments.formats.options`):
     # `{"swiss_rounds": 5}`, `{"seeding": "random", "rng_seed": 7, "third_place": true}`.
     options = models.JSONField(default=dict, blank=True)
+    # The options as they were before the start filled the defaulted ones (a Swiss event's
+    # rounds from its entrants): an undone start puts them back. None until it starts.
+    setup_options = models.JSONField(null=True, blank=True)
     # A timed tournament (any format): every match it makes counts the cards each seat
     # plays by this many milliseconds, and the standings rank by them first.
     time_limit_ms = models.PositiveIntegerField(null=True, blank=True)

@@ -441,3 +441,14 @@ def rating_summary(rating: PlayerRating | None) -> dict[str, Any]:
 def ratings_from_scratch() -> tuple[list[RatingStep[int, int]], dict[int, Rating]]:
     """Every rating change and every current rating as a replay of all counting results gives them (no writes)."""
     return ratings_replay(rated_results())
+
+
+def tournament_has_results(*, tournament: Tournament) -> bool:
+    """Whether anything of the tournament was played: a game with a result, a claim, a dispute or a log in any of
+    its matches, or a correction. Until then its start can be undone and it can be deleted (a few queries)."""
+    from .correction_plans import started_match_ids  # noqa: PLC0415 - the formats import this module
+
+    match_ids = list(
+        TournamentMatch.objects.filter(tournament=tournament, match__isnull=False).values_list("match_id", flat=True)
+    )
+    return bool(started_match_ids(match_ids)) or CorrectionRecord.objects.filter(tournament=tournament).exists()

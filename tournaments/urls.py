@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:tournament_id>/entrants/", views.EntrantListAddApi.as_view(), name="entrant-list"),
     path("<int:tournament_id>/entrants/<str:handle>/", views.EntrantRemoveApi.as_view(), name="entrant-detail"),
     path("<int:tournament_id>/start/", views.TournamentStartApi.as_view(), name="tournament-start"),
+    path("<int:tournament_id>/start/undo/", views.TournamentStartUndoApi.as_view(), name="tournament-start-undo"),
     path("<int:tournament_id>/matches/", views.PairingListApi.as_view(), name="pairing-list"),
     path("<int:tournament_id>/matches/<str:key>/", views.PairingDetailApi.as_view(), name="pairing-detail"),
     path("<int:tournament_id>/matches/<str:key>/correct/", views.PairingCorrectApi.as_view(), name="pairing-correct"),

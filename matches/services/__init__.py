@@ -26,7 +26,16 @@ from .games import (
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
 from .players import HANDLE_PATTERN, organiser_grant, player_create, user_email_set
-from .result_corrections import TableCorrection, match_annul, match_correct, match_correct_places, table_correction_plan
+from .result_corrections import (
+    PairCorrection,
+    TableCorrection,
+    match_annul,
+    match_correct,
+    match_correct_games,
+    match_correct_places,
+    pair_correction_plan,
+    table_correction_plan,
+)
 from .results import places_from_handles
 
 __all__ = [
@@ -34,6 +43,7 @@ __all__ = [
     "HANDLE_PATTERN",
     "MAX_SERIES_LENGTH",
     "AnyUser",
+    "PairCorrection",
     "TableCorrection",
     "game_apply_evidence",
     "game_confirm",
@@ -46,10 +56,12 @@ __all__ = [
     "games_lapse",
     "match_annul",
     "match_correct",
+    "match_correct_games",
     "match_correct_places",
     "match_create",
     "match_finish",
     "organiser_grant",
+    "pair_correction_plan",
     "places_from_handles",
     "player_create",
     "require_match_live",

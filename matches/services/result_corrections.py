@@ -112,6 +112,142 @@ def _correction_save(game: Game, *, made_by: AnyUser, reason: str, now: Any) -> 
 
 
 @dataclass(frozen=True)
+class PairCorrection:
+    """What correcting some games' winners of a finished two-player match does, worked out before anything is written.
+
+    `changed` maps each game number whose winner changes to its winner's id
+    before and after; `winners` is every decided game's winner as the
+    correction leaves it (None: a timed game whose first place was shared);
+    `winner_id` is who then wins the series.
+    """
+
+    match: Match
+    changed: dict[int, tuple[int | None, int]]
+    winners: dict[int, int | None]
+    winner_id: int
+
+    def handle(self, player_id: int | None) -> str | None:
+        return next((player.handle for player in self.match.players if player.pk == player_id), None)
+
+    def score(self, *, corrected: bool) -> dict[str, int]:
+        """Each handle's games won, before or after the correction."""
+        winners = self.winners.values() if corrected else self._before().values()
+        return {player.handle: sum(1 for pk in winners if pk == player.pk) for player in self.match.players}
+
+    def _before(self) -> dict[int, int | None]:
+        return {
+            number: self.changed[number][0] if number in self.changed else pk for number, pk in self.winners.items()
+        }
+
+
+def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCorrection:
+    """Check corrected winners for some decided games of a finished two-player match (game number to handle).
+
+    The corrected series must end where the match ended: its winner reaches
+    the wins needed in its last decided game and not before (a game played
+    after the series was over could not have been played). A game cannot be
+    added or taken away here. Raises `Invalid` saying what is wrong. Reads only.
+    """
+    if len(match.player_ids) != 2:
+        raise Invalid(f"Match {match.pk} is not a match of two players; correct its games' places instead.")
+    if match.status != Match.Status.FINISHED:
+        raise Conflict(
+            f"Match {match.pk} is {match.get_status_display().lower()}; only a finished result is corrected."
+        )
+    if not winners:
+        raise Invalid("Give the corrected winner of at least one game.", extra={"field": "games"})
+    by_handle = {player.handle.lower(): player.pk for player in match.players}
+    decided: dict[int, int | None] = dict(
+        Game.objects.filter(match=match, status=Game.Status.DECIDED)
+        .order_by("number")
+        .values_list("number", "winner_id")
+    )
+    corrected = dict(decided)
+    changed: dict[int, tuple[int | None, int]] = {}
+    for number, handle in winners.items():
+        if number not in decided:
+            raise Invalid(
+                f"Game {number} of match {match.pk} is not a decided game; only decided games' winners are corrected.",
+                extra={"field": "games"},
+            )
+        winner_id = by_handle.get(str(handle).lower())
+        if winner_id is None:
+            seated = " v ".join(player.handle for player in match.players)
+            raise Invalid(f"{handle!r} did not play in match {match.pk} ({seated}).", extra={"field": "games"})
+        corrected[number] = winner_id
+        if decided[number] != winner_id:
+            changed[number] = (decided[number], winner_id)
+    wins = dict.fromkeys(match.player_ids, 0)
+    numbers = sorted(corrected)
+    series_winner: int | None = None
+    for position, number in enumerate(numbers):
+        pk = corrected[number]
+        if pk is None:
+            continue
+        wins[pk] += 1
+        if wins[pk] >= match.wins_needed:
+            series_winner = pk
+            if position != len(numbers) - 1:
+                score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
+                raise Invalid(
+                    f"With these winners the series is over after game {number} ({score}), but game "
+                    f"{numbers[-1]} was played after it. Correct the games so the last one decides the match.",
+                    extra={"field": "games"},
+                )
+            break
+    if series_winner is None:
+        score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
+        raise Invalid(
+            f"With these winners no one reaches the {match.wins_needed} game{'s' if match.wins_needed != 1 else ''} "
+            f"needed ({score}): the match would not be over. Correct the games so one player wins the series.",
+            extra={"field": "games"},
+        )
+    return PairCorrection(match, changed, corrected, series_winner)
+
+
+@transaction.atomic
+def match_correct_games(
+    *,
+    match_id: int,
+    winners: Mapping[int, str],
+    correction_id: int,
+    made_by: AnyUser = None,
+    reason: str = "",
+) -> PairCorrection:
+    """Some games of a finished two-player match were really won by the other player: set them, and the winner.
+
+    The real score (2-1 the other way, not 1-2) is entered game by game. Each
+    changed game says `correction` and keeps a history row naming the
+    correction; in a timed match its places follow its new winner. The
+    match's winner follows from the series (`pair_correction_plan`);
+    finished_at stays, so the ratings keep the match's place in time.
+    """
+    match = _match_lock(match_id)
+    plan = pair_correction_plan(match=match, winners=winners)
+    seats = match.player_ids
+    now = timezone.now()
+    for game in Game.objects.filter(match=match, number__in=plan.changed).order_by("number"):
+        game.match = match
+        before = game_state(game)
+        game.winner_id = plan.changed[game.number][1]
+        if game.places is not None or match.time_limit_ms is not None:
+            game.places = list(places_from_winner(seats.index(game.winner_id), 2) or ())
+        _correction_save(game, made_by=made_by, reason=reason, now=now)
+        game_record_change(
+            game=game,
+            kind=ResultChange.Kind.CORRECTION,
+            before=before,
+            made_by=made_by,
+            reason=reason,
+            source={"correction": correction_id},
+        )
+    if match.winner_id != plan.winner_id:
+        match.winner = next(player for player in match.players if player.pk == plan.winner_id)
+        Match.objects.filter(pk=match.pk).update(winner=match.winner)
+    return plan
+
+
+@dataclass(frozen=True)
 class TableCorrection:
     """What correcting some games' places of a finished table does, worked out before anything is written.
 

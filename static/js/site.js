@@ -132,6 +132,16 @@
     showFormat();
   }
 
+  /* ---------- An option that matters only for one value of another (the draw number of a random draw) ---------- */
+  document.querySelectorAll("[data-when-field]").forEach(function (input) {
+    var field = input.closest(".field") || input;
+    var other = document.querySelector("[name='" + input.getAttribute("data-when-field") + "']");
+    if (!other) return;
+    var showWhen = function () { field.hidden = other.value !== input.getAttribute("data-when-value"); };
+    other.addEventListener("change", showWhen);
+    showWhen();
+  });
+
   /* ---------- New match: points and time limit only where the chosen ruleset reads them ---------- */
   var ruleset = document.querySelector("select[data-role=ruleset]");
   if (ruleset) {

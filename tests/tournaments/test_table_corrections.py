@@ -215,7 +215,7 @@ def test_a_pair_in_a_tables_round_is_corrected_by_its_winner_and_scores_its_poin
     play_table(organiser, three, [players[0], players[3], players[4]])
     play(organiser, pair, players[1])
     assert pairing(tournament, pair.key).points == [2, 0]
-    with pytest.raises(ApplicationError, match="two players: name its winner"):
+    with pytest.raises(ApplicationError, match=r"two players: give each game.s winner"):
         pairing_correct(tournament_id=tournament.pk, key=pair.key, games=[{"game": 1, "places": {}}], user=organiser)
     pairing_correct(tournament_id=tournament.pk, key=pair.key, winner=players[2].handle, user=organiser)
     row = pairing(tournament, pair.key)

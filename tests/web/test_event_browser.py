@@ -153,6 +153,7 @@ def test_a_whole_single_elimination_through_the_pages(
     expect(orga.locator("[data-role=absent]")).to_have_count(0)
     shot(orga, "event-manage-before-start-desktop")
     orga.locator("[data-role=start]").click()
+    orga.get_by_role("button", name="Start now").click()
     expect(orga).to_have_url(f"{site.url}/tournaments/{cup.pk}/")
     assert [e.player.handle for e in Entrant.objects.filter(tournament=cup).select_related("player")] == PLAYERS
     expect(orga.locator("[data-role=up-next] li")).to_have_count(2)

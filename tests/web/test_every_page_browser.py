@@ -20,7 +20,8 @@ def site(organiser: Any) -> dict[str, Any]:
     players = [player(handle) for handle in ("alice", "ben", "chloe", "dev", "emma")]
     cup = make_tournament(organiser, players, format="single_elimination", name="Phone Cup", best_of=3)
     league = make_tournament(organiser, players, format="swiss", name="Phone League")
-    return {"verified": verified, "rejected": rejected, "cup": cup, "league": league}
+    setup = make_tournament(organiser, players, format="round_robin", name="Phone Open", start=False)
+    return {"verified": verified, "rejected": rejected, "cup": cup, "league": league, "setup": setup}
 
 
 def test_every_page_on_a_phone_in_the_dark(
@@ -57,6 +58,9 @@ def test_every_page_on_a_phone_in_the_dark(
         "organise": "/organise/",
         "organise-tournament": f"/organise/tournaments/{site['cup'].pk}/",
         "organise-new": "/organise/tournaments/new/",
+        "organise-delete": f"/organise/tournaments/{site['cup'].pk}/delete/",
+        "organise-edit": f"/organise/tournaments/{site['setup'].pk}/edit/",
+        "organise-start": f"/organise/tournaments/{site['setup'].pk}/start/",
         "match-new": "/matches/new/",
         "submit": "/submit/",
     }.items():
@@ -71,7 +75,7 @@ def test_tournament_list_on_a_desktop(
 ) -> None:
     page.goto(f"{live_server.url}/tournaments/")
     cards = page.locator(".tcard")
-    expect(cards).to_have_count(2)
+    expect(cards).to_have_count(3)
     expect(cards.first).to_contain_text("5 players")
     cards.filter(has_text="Phone League").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Phone League")

@@ -59,6 +59,7 @@ def test_an_organiser_runs_an_elimination_from_the_pages(
     shot(page, "organise-tournament")
 
     page.get_by_role("button", name="Start with 4 players").click()
+    page.get_by_role("button", name="Start now").click()
     expect(page).to_have_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
     bracket = page.locator("[data-bracket]")
     expect(bracket.locator(".bracket__match")).to_have_count(3)
@@ -90,13 +91,14 @@ def test_an_organiser_runs_an_elimination_from_the_pages(
     page.goto(f"{live_server.url}/organise/tournaments/{tournament.pk}/")
     page.get_by_role("link", name="Correct Semi-final 1").click()  # named in words, not by its key
     loser = semi.match.player_two.handle
-    page.get_by_label(loser).check()
+    page.get_by_role("radio", name=loser, exact=True).check()
     page.get_by_role("button", name="Preview the change").click()
     preview = page.locator("[data-role=preview]")
     expect(preview).to_contain_text(f"becomes {loser}")
     expect(preview.locator("tbody tr").first).to_contain_text("Final")
     shot(page, "organise-correct-preview")
     assert pairing(tournament, "R1-1").winner_id == winner_id  # a preview changes nothing
+    page.get_by_placeholder("Why (kept in the history)").fill("Wrong winner reported")
     page.get_by_role("button", name="Apply the correction").click()
     expect(page.locator(".messages")).to_contain_text("Semi-final 1 corrected")
     expect(page.locator("[data-match='R2-1']")).to_contain_text(loser)

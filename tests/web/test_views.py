@@ -230,7 +230,12 @@ def test_organiser_pages_through_the_client(client: Client, organiser: Any) -> N
     # A taken seed is the service's error, shown on the form.
     response = client.post(manage, {"action": "add", "handle": "cid", "seed": "1"})
     assert "Seed 1 is taken by 'bob'" in html.unescape(response.content.decode())
+    # Starting asks first: the manage page's button leads to the confirmation, whose button starts.
     response = client.post(manage, {"action": "start"})
+    assert response["Location"] == f"/organise/tournaments/{cup.pk}/start/"
+    confirm = client.get(response["Location"])
+    assert "2 players" in confirm.content.decode() and cup.status == "setup"
+    response = client.post(f"/organise/tournaments/{cup.pk}/start/")
     assert response["Location"] == f"/tournaments/{cup.pk}/"
     cup.refresh_from_db()
     assert cup.status == "running"

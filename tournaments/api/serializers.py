@@ -114,7 +114,14 @@ class CorrectedGameInput(serializers.Serializer):
     game = serializers.IntegerField(min_value=1, max_value=INT_MAX, help_text="The game's number in its match.")
     places = serializers.DictField(
         child=serializers.IntegerField(min_value=1, max_value=4),
-        help_text="Every player's place in that game by handle (1 is best; shared places share the number).",
+        required=False,
+        help_text="A table: every player's place in that game by handle (1 is best; shared places share the number).",
+    )
+    winner = StrictCharField(
+        required=False,
+        max_length=40,
+        help_text="Two players: the handle of the player who really won that game. "
+        "Give `places` for a table's game, `winner` for two players' (the service says which is missing).",
     )
 
 
@@ -132,8 +139,8 @@ class CorrectionInput(serializers.Serializer):
         default=None,
         allow_null=True,
         max_length=50,
-        help_text="A table of three or four: the corrected places of some of its decided games; "
-        "the series is run again over all its games and names the winner.",
+        help_text="The corrected result of some of its decided games: a table's places, or two players' winner "
+        "of each (the real score); the series is run again over all its games and names the winner.",
     )
     reason = StrictCharField(
         required=False,
@@ -328,7 +335,11 @@ def correction_preview_schema() -> dict[str, Any]:
             "games": {
                 "type": "array",
                 "items": {"type": "object"},
-                "description": "A table's correction: each changed game's places by handle, before and after.",
+                "description": "Each changed game, before and after: a table's places by handle, or two players' winner.",
+            },
+            "score": {
+                "type": "object",
+                "description": "Two players' corrected games: each handle's games won, before and after.",
             },
             "standing": {
                 "type": "object",

@@ -107,9 +107,27 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
+    """A tournament; before its start an organiser replaces its settings (PUT), and one without results is deleted."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+
     @extend_schema(responses=TournamentDetailOutput)
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(_detail(tournament_id))
+
+    @extend_schema(request=TournamentCreateInput, responses={200: TournamentDetailOutput})
+    def put(self, request: Request, tournament_id: int) -> Response:
+        data = TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_update(
+            tournament_id=tournament_id, user=request.user, settings=services.TournamentSettings(**data.validated_data)
+        )
+        return Response(_detail(tournament_id))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        services.tournament_delete(tournament_id=tournament_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class EntrantListAddApi(APIView):
@@ -148,6 +166,17 @@ class TournamentStartApi(APIView):
     @extend_schema(request=None, responses=TournamentDetailOutput)
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_start(tournament_id=tournament_id, user=request.user)
+        return Response(_detail(tournament_id))
+
+
+class TournamentStartUndoApi(APIView):
+    """Undo the start while nothing is played: the pairings and their matches go, the tournament is not started."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(request=None, responses=TournamentDetailOutput)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.tournament_start_undo(tournament_id=tournament_id, user=request.user)
         return Response(_detail(tournament_id))
 
 

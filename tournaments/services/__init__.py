@@ -1,6 +1,7 @@
 """Every change to tournaments (HackSoft services: `<entity>_<action>`, keyword-only), by sub-domain.
 
-- `lifecycle`: `tournament_create` (the format's `options` checked by its schema), `tournament_start`
+- `lifecycle`: `tournament_create` and `tournament_update` (the format's `options` checked by its schema),
+  `tournament_start`, `tournament_start_undo`, `tournament_delete`
 - `entrants`: `entrant_add`, `entrant_remove`
 - `advancement`: `tournament_match_decided` (a decided match advances its tournament)
 - `pairing_corrections`: `pairing_correct`
@@ -18,18 +19,29 @@ generator (`GeneratorUserError`) becomes `Invalid` in one place
 
 from .advancement import tournament_match_decided
 from .entrants import MAX_ENTRANTS, entrant_add, entrant_remove
-from .lifecycle import tournament_create, tournament_start
+from .lifecycle import (
+    TournamentSettings,
+    tournament_create,
+    tournament_delete,
+    tournament_start,
+    tournament_start_undo,
+    tournament_update,
+)
 from .pairing_corrections import pairing_correct
 from .ratings import ratings_recompute, ratings_record_match
 
 __all__ = [
     "MAX_ENTRANTS",
+    "TournamentSettings",
     "entrant_add",
     "entrant_remove",
     "pairing_correct",
     "ratings_recompute",
     "ratings_record_match",
     "tournament_create",
+    "tournament_delete",
     "tournament_match_decided",
     "tournament_start",
+    "tournament_start_undo",
+    "tournament_update",
 ]

@@ -1,8 +1,9 @@
-"""Creating a tournament and starting it."""
+"""A tournament's life before play: creating it, changing its settings, starting it, undoing the start, deleting it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -10,12 +11,13 @@ from django.utils import timezone
 from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
 from matches.services.matches import time_limit_resolve
-from speedsite.errors import Invalid
+from speedsite.errors import Conflict, Invalid
 from speedsite.site_cache import site_lists_changed
 from tournaments.formats import UnknownFormatError, format_for
 from tournaments.standings import metric_for
 
-from ..models import Entrant, Tournament
+from ..models import Entrant, Tournament, TournamentMatch
+from ..selectors import tournament_has_results
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
 from .pairings import pairings_open
 
@@ -36,6 +38,56 @@ def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
 DEFAULT_CONFIRM_WITHIN = 900
 
 
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What an organiser sets on a tournament before its start: the fields every format shares, and its options."""
+
+    name: str
+    format: str
+    best_of: int | None = None
+    first_to: int | None = None
+    ruleset: object = "speed"
+    tie_breaks: Sequence[str] = ()
+    confirmation: str = Match.Confirmation.OPPONENT
+    confirm_within: int | None = DEFAULT_CONFIRM_WITHIN
+    time_limit_ms: int | None = None
+    options: Mapping[str, object] | None = None
+
+
+def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> None:
+    """Check the settings as `tournament_create` and `tournament_update` both do, and set them on the row (unsaved)."""
+    try:
+        fmt = format_for(settings.format)
+    except UnknownFormatError as exc:
+        raise Invalid(str(exc), extra={"field": "format"}) from exc
+    if settings.confirmation not in Match.Confirmation.values:
+        raise Invalid(
+            f"Unknown confirmation {settings.confirmation!r}; use one of {', '.join(Match.Confirmation.values)}.",
+            extra={"field": "confirmation"},
+        )
+    if settings.confirm_within is not None and settings.confirm_within < 1:
+        raise Invalid(
+            "confirm_within is a number of seconds (at least 1), or null for never.", extra={"field": "confirm_within"}
+        )
+    resolved, ruleset_name = ruleset_resolve(settings.ruleset)
+    time_limit_resolve(settings.time_limit_ms, resolved)
+    checked = fmt.options.clean(settings.options or {}, time_limit_ms=settings.time_limit_ms, owner=fmt.label)
+    tournament.name = settings.name.strip() or "Tournament"
+    tournament.format = settings.format
+    tournament.ruleset = resolved.to_json()
+    tournament.ruleset_name = ruleset_name
+    tournament.tie_breaks = _tie_breaks_resolve(settings.tie_breaks)
+    tournament.options = checked.to_json()
+    tournament.confirmation = settings.confirmation
+    tournament.confirm_within = settings.confirm_within
+    tournament.time_limit_ms = settings.time_limit_ms
+    # A table's best of may be even (its points decide); a two-player format's must be odd.
+    seats = 3 if fmt.table_sizes(tournament) else 2
+    tournament.series, tournament.series_length = series_resolve(
+        best_of=settings.best_of, first_to=settings.first_to, seats=seats
+    )
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -51,7 +103,7 @@ def tournament_create(
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
 ) -> Tournament:
-    """A tournament taking entrants. Organisers only.
+    """A tournament, not started: entrants are added or register before the start. Organisers only.
 
     The fields every format shares, and `options`: the format's own, checked
     by its schema (`TournamentFormat.options`; an unknown name or a value out
@@ -59,39 +111,32 @@ def tournament_create(
     defaults). `time_limit_ms` makes every match a timed round (any format).
     """
     require_organiser(user)
-    try:
-        fmt = format_for(format)
-    except UnknownFormatError as exc:
-        raise Invalid(str(exc), extra={"field": "format"}) from exc
-    if confirmation not in Match.Confirmation.values:
-        raise Invalid(
-            f"Unknown confirmation {confirmation!r}; use one of {', '.join(Match.Confirmation.values)}.",
-            extra={"field": "confirmation"},
-        )
-    if confirm_within is not None and confirm_within < 1:
-        raise Invalid(
-            "confirm_within is a number of seconds (at least 1), or null for never.", extra={"field": "confirm_within"}
-        )
-    resolved, ruleset_name = ruleset_resolve(ruleset)
-    time_limit_resolve(time_limit_ms, resolved)
-    checked = fmt.options.clean(options or {}, time_limit_ms=time_limit_ms, owner=fmt.label)
-    tournament = Tournament(
-        name=name.strip() or "Tournament",
-        format=format,
-        ruleset=resolved.to_json(),
-        ruleset_name=ruleset_name,
-        tie_breaks=_tie_breaks_resolve(tie_breaks),
-        options=checked.to_json(),
-        confirmation=confirmation,
-        confirm_within=confirm_within,
-        time_limit_ms=time_limit_ms,
-        created_by=user if user is not None and user.is_authenticated else None,
+    tournament = Tournament(created_by=user if user is not None and user.is_authenticated else None)
+    _settings_apply(
+        tournament,
+        TournamentSettings(
+            name, format, best_of, first_to, ruleset, tie_breaks, confirmation, confirm_within, time_limit_ms, options
+        ),
     )
-    # A table's best of may be even (its points decide); a two-player format's must be odd.
-    seats = 3 if fmt.table_sizes(tournament) else 2
-    tournament.series, tournament.series_length = series_resolve(best_of=best_of, first_to=first_to, seats=seats)
     tournament.save()
     # /tournaments/ lists every tournament from the site lists' cache: a new one must appear there.
+    site_lists_changed()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament_id: int, user: AnyUser, settings: TournamentSettings) -> Tournament:
+    """Change a tournament's settings before its start, checked as at its creation (the same rules, every field).
+
+    Refused once it has started (`Conflict`): its pairings were made from them.
+    The entrants, registration and check-in stay as they are.
+    """
+    require_organiser(user)
+    tournament = tournament_lock(tournament_id)
+    if tournament.status != Tournament.Status.SETUP:
+        raise Conflict(f"{tournament.name!r} has started; its settings change only before the start (undo it first).")
+    _settings_apply(tournament, settings)
+    tournament.save()
     site_lists_changed()
     return tournament
 
@@ -107,10 +152,76 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
         raise Invalid(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
     fmt = format_for(tournament.format)
     with organiser_fixable():
+        tournament.setup_options = tournament.options  # put back if the start is undone
         tournament.options = fmt.start_check(tournament, count).to_json()  # the defaulted options filled
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
-        tournament.save(update_fields=["status", "started_at", "options"])
+        tournament.save(update_fields=["status", "started_at", "options", "setup_options"])
         pairings_open(tournament)
     tournament.refresh_from_db()
     return tournament
+
+
+def _match_ids(tournament: Tournament) -> list[int]:
+    """The ids of the matches the tournament's pairings made."""
+    return list(
+        TournamentMatch.objects.filter(tournament=tournament, match__isnull=False).values_list("match_id", flat=True)
+    )
+
+
+@transaction.atomic
+def tournament_start_undo(*, tournament_id: int, user: AnyUser) -> Tournament:
+    """Take a start back while nothing is played: its pairings and their matches go, and entry reopens to changes.
+
+    Refused (`Conflict`) once any game of it has a result, a claim, a dispute
+    or a log, or a correction was made: those are records, kept. The
+    tournament is not started again, with the options it had before the
+    start; entrants the start dropped for not checking in stay dropped, and
+    registration and check-in stay closed until the organiser opens them.
+    """
+    require_organiser(user)
+    tournament = tournament_lock(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        shown = "has not started" if tournament.status == Tournament.Status.SETUP else "is finished"
+        raise Conflict(f"{tournament.name!r} {shown}; only a running tournament's start can be undone.")
+    match_ids = _match_ids(tournament)
+    if tournament_has_results(tournament=tournament):
+        raise Conflict(
+            f"{tournament.name!r} has results (or games reported or disputed) already; "
+            "its start can be undone only while no game is decided or claimed."
+        )
+    TournamentMatch.objects.filter(tournament=tournament).delete()
+    Match.objects.filter(pk__in=match_ids).delete()  # their open games and history go with them
+    Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
+    tournament.status = Tournament.Status.SETUP
+    tournament.started_at = None
+    tournament.finished_at = None
+    if tournament.setup_options is not None:
+        tournament.options = tournament.setup_options
+    tournament.setup_options = None
+    tournament.save(update_fields=["status", "started_at", "finished_at", "options", "setup_options"])
+    site_lists_changed()
+    return tournament
+
+
+@transaction.atomic
+def tournament_delete(*, tournament_id: int, user: AnyUser) -> str:
+    """Delete a tournament that has no results: its entrants, registrations, pairings and unplayed matches go.
+
+    Refused (`Conflict`) when any of its games has a result, a claim, a
+    dispute or a log, or a correction was made. Returns its name.
+    """
+    require_organiser(user)
+    tournament = tournament_lock(tournament_id)
+    match_ids = _match_ids(tournament)
+    if tournament_has_results(tournament=tournament):
+        raise Conflict(
+            f"{tournament.name!r} has results (or games reported or disputed); a tournament is deleted only "
+            "before anything is played. Its results stay in the records."
+        )
+    name = tournament.name
+    TournamentMatch.objects.filter(tournament=tournament).delete()
+    Match.objects.filter(pk__in=match_ids).delete()
+    tournament.delete()
+    site_lists_changed()
+    return name

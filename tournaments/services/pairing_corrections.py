@@ -12,10 +12,13 @@ from django.db import DatabaseError, transaction
 from matches.models import Match
 from matches.services import (
     AnyUser,
+    PairCorrection,
     TableCorrection,
     match_annul,
     match_correct,
+    match_correct_games,
     match_correct_places,
+    pair_correction_plan,
     table_correction_plan,
 )
 from speedsite.errors import Conflict, Invalid, NotFound
@@ -48,7 +51,10 @@ def pairing_correct(
 ) -> CorrectionPreview:
     """Correct the result of a decided pairing, and re-fill or reset what follows from it.
 
-    Two players: `winner` is the handle of who really won. A table of three or
+    Two players: `winner` is the handle of who really won (every decided game
+    turned round), or `games` gives the real winner of some of its decided
+    games (`[{"game": 3, "winner": "bob"}]`: the real score, 2-1 the other
+    way rather than 1-2); the series then names the winner. A table of three or
     four: `games` gives the corrected places of some of its decided games
     (`[{"game": 2, "places": {"ann": 1, "bob": 3, "cy": 2}}]`); the series is
     run again over all its games and names the winner, and the pairing's
@@ -77,10 +83,16 @@ def pairing_correct(
     if target.status != TournamentMatch.Status.DECIDED:
         raise Invalid(f"Match {key} is {target.get_status_display().lower()}; only decided results can be corrected.")
     table = _table_correction(context, target, winner=winner, games=games)
-    new_winner = table.winner_id if table is not None else _winner_id(context, target, winner)
+    pair = _pair_correction(context, target, winner=winner, games=games) if table is None else None
+    if table is not None:
+        new_winner = table.winner_id
+    elif pair is not None:
+        new_winner = pair.winner_id
+    else:
+        new_winner = _winner_id(context, target, winner)
     tournament_format = format_for(tournament.format)
     points = tournament_format.table_points(tournament, len(target.seat_ids))
-    corrected = corrected_pairing(target, new_winner=new_winner, table=table, points_per_place=points)
+    corrected = corrected_pairing(target, new_winner=new_winner, table=table, pair=pair, points_per_place=points)
     context = dataclasses.replace(context, corrected=corrected)
     with organiser_fixable():
         planned = tournament_format.plan_correction(context, target, new_winner)
@@ -90,6 +102,7 @@ def pairing_correct(
         new_winner=context.handle(new_winner),
         changes=[item.change for item in planned],
         **(_table_preview(table) if table is not None else {}),
+        **(_pair_preview(pair) if pair is not None else {}),
     )
     if dry_run or not preview.changes_anything:
         return preview
@@ -108,12 +121,12 @@ def pairing_correct(
         before={
             "winner": preview.old_winner,
             "pairings": [{"key": change.key, **change.before} for change in preview.changes],
-            **({"games": {str(game["game"]): game["before"] for game in preview.games}} if table else {}),
+            **({"games": {str(game["game"]): game["before"] for game in preview.games}} if preview.games else {}),
         },
         after={
             "winner": preview.new_winner,
             "pairings": [{"key": change.key, "action": change.action, **change.after} for change in preview.changes],
-            **({"games": {str(game["game"]): game["after"] for game in preview.games}} if table else {}),
+            **({"games": {str(game["game"]): game["after"] for game in preview.games}} if preview.games else {}),
         },
     )
     annul_reason = (
@@ -127,6 +140,7 @@ def pairing_correct(
             if table is None
             else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
             points,
+            None if pair is None else {number: str(pair.handle(after)) for number, (_, after) in pair.changed.items()},
         )
         changed = _correction_apply(
             context, target, result, planned, CorrectionMade(record.pk, user, reason, annul_reason)
@@ -161,11 +175,6 @@ def _table_correction(
     """A table's corrected result (None for two players), checked: games by number, places by handle."""
     seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
     if len(target.seat_ids) <= 2:
-        if games:
-            raise Invalid(
-                f"Match {target.key} ({seated}) has two players: name its winner, not places.",
-                extra={"field": "games"},
-            )
         return None
     if winner is not None:
         raise Invalid(
@@ -178,12 +187,61 @@ def _table_correction(
         number = int(game["game"])
         if number in by_number:
             raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
+        if not game.get("places") or game.get("winner") is not None:
+            raise Invalid(
+                f"Match {target.key} is a table ({seated}): give each game's places, not its winner.",
+                extra={"field": "games"},
+            )
         by_number[number] = game["places"]
     assert target.match_id is not None, "a decided table has its match"
     match = Match.objects.select_related("player_one", "player_two", "player_three", "player_four").get(
         pk=target.match_id
     )
     return table_correction_plan(match=match, games=by_number)
+
+
+def _pair_correction(
+    context: CorrectionContext,
+    target: TournamentMatch,
+    *,
+    winner: str | None,
+    games: Sequence[Mapping[str, Any]] | None,
+) -> PairCorrection | None:
+    """Two players' corrected games (None when the winner alone is named), checked: games by number, a winner each."""
+    if not games:
+        return None
+    seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
+    if winner is not None:
+        raise Invalid(
+            f"Match {target.key} ({seated}): give either its winner or its corrected games, not both.",
+            extra={"field": "winner"},
+        )
+    by_number: dict[int, str] = {}
+    for game in games:
+        number = int(game["game"])
+        if number in by_number:
+            raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
+        if game.get("places") is not None or not game.get("winner"):
+            raise Invalid(
+                f"Match {target.key} ({seated}) has two players: give each game's winner, "
+                'e.g. {"games": [{"game": 3, "winner": "ann"}]}, not places.',
+                extra={"field": "games"},
+            )
+        by_number[number] = str(game["winner"])
+    assert target.match_id is not None, "a decided pairing of two players has its match"
+    match = Match.objects.select_related("player_one", "player_two").get(pk=target.match_id)
+    return pair_correction_plan(match=match, winners=by_number)
+
+
+def _pair_preview(pair: PairCorrection) -> dict[str, Any]:
+    """What a pair's corrected games change in its own match: each changed game's winner, and the score."""
+    return {
+        "games": [
+            {"game": number, "before": pair.handle(before), "after": pair.handle(after)}
+            for number, (before, after) in sorted(pair.changed.items())
+        ],
+        "score": {"before": pair.score(corrected=False), "after": pair.score(corrected=True)},
+    }
 
 
 def _table_preview(table: TableCorrection) -> dict[str, Any]:
@@ -215,6 +273,8 @@ class CorrectedResult:
     table_games: Mapping[int, Mapping[str, int]] | None = None
     #: Points per place of the pairing's seats in its format (None: the format counts wins).
     points_per_place: tuple[int, ...] | None = None
+    #: Two players' corrected games: each changed game's new winner by handle (None: every game turned round).
+    pair_games: Mapping[int, str] | None = None
 
 
 def _correction_apply(
@@ -250,6 +310,14 @@ def _correction_apply(
             match_correct_places(
                 match_id=target.match_id,
                 games=result.table_games,
+                correction_id=made.record_id,
+                made_by=made.user,
+                reason=made.reason,
+            )
+        elif result.pair_games is not None:
+            match_correct_games(
+                match_id=target.match_id,
+                winners=result.pair_games,
                 correction_id=made.record_id,
                 made_by=made.user,
                 reason=made.reason,

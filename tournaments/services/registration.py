@@ -27,7 +27,7 @@ from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock
 from .entrants import entrant_add
-from .lifecycle import tournament_create, tournament_start
+from .lifecycle import TournamentSettings, tournament_create, tournament_start, tournament_update
 
 #: Lines one pasted list may hold (a bigger field is split over several pastes).
 MAX_BULK_LINES = 512
@@ -39,6 +39,18 @@ def tournament_create_described(
 ) -> Tournament:
     """`tournament_create` with what the public page says of the event and when it starts."""
     tournament = tournament_create(user=user, **fields)
+    tournament.description = description.strip()
+    tournament.starts_at = starts_at
+    tournament.save(update_fields=["description", "starts_at"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_update_described(
+    *, tournament_id: int, user: AnyUser, description: str = "", starts_at: datetime | None = None, **fields: Any
+) -> Tournament:
+    """`tournament_update` (the same fields as `tournament_create`) with what the public page says, before the start."""
+    tournament = tournament_update(tournament_id=tournament_id, user=user, settings=TournamentSettings(**fields))
     tournament.description = description.strip()
     tournament.starts_at = starts_at
     tournament.save(update_fields=["description", "starts_at"])

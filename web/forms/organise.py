@@ -38,7 +38,10 @@ class MatchScoreForm(forms.Form):
     games_one = forms.IntegerField(min_value=0, max_value=99)
     games_two = forms.IntegerField(min_value=0, max_value=99)
     reason = forms.CharField(
-        max_length=2000, label="Reason", widget=forms.TextInput(attrs={"placeholder": "e.g. score sheet from table 3"})
+        max_length=2000,
+        required=False,
+        label="Reason",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. score sheet from table 3"}),
     )
 
 
@@ -90,3 +93,25 @@ class TableCorrectionForm(forms.Form):
             }
             for number in self.game_numbers
         ]
+
+
+class PairCorrectionForm(forms.Form):
+    """Who really won each decided game of a two-player match (`g<game>`): the real score, game by game."""
+
+    def __init__(self, *args: Any, players: list[str], games: list[tuple[int, str | None]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players, self.game_numbers = players, [number for number, _ in games]
+        for number, winner in games:
+            self.fields[f"g{number}"] = forms.ChoiceField(
+                choices=[(handle, handle) for handle in players],
+                initial=winner,
+                widget=forms.RadioSelect,
+                label=f"Game {number}",
+            )
+
+    def rows(self) -> list[tuple[int, forms.BoundField]]:
+        return [(number, self[f"g{number}"]) for number in self.game_numbers]
+
+    def games(self) -> list[dict[str, Any]]:
+        """The winners as the correction service takes them: every game, its winner's handle."""
+        return [{"game": number, "winner": self.cleaned_data[f"g{number}"]} for number in self.game_numbers]

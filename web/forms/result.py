@@ -16,7 +16,10 @@ from web.presenters.seats import names_in_words, ordinal
 
 
 class GameResultForm(forms.Form):
-    """One game's result from a player (`organiser=False`: no void, no reason) or an organiser."""
+    """One game's result from a player (`organiser=False`: no void, no reason) or an organiser.
+
+    An organiser's reason is asked for only where `reason_required` (settling a disputed game).
+    """
 
     def __init__(
         self,
@@ -25,6 +28,7 @@ class GameResultForm(forms.Form):
         table: bool,
         organiser: bool = True,
         teams: list[tuple[str, ...]] | None = None,
+        reason_required: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -50,8 +54,10 @@ class GameResultForm(forms.Form):
                 widget=forms.RadioSelect, label="Result", choices=outcomes + ([("void", "Void")] if organiser else [])
             )
         if organiser:
+            # An ordinary first result needs no reason; settling a dispute says why (the players read it).
             self.fields["reason"] = forms.CharField(
                 max_length=2000,
+                required=reason_required,
                 label="Reason",
                 widget=forms.TextInput(attrs={"placeholder": "e.g. reported at the table"}),
             )

@@ -1,14 +1,17 @@
-"""The new-tournament form: the shared settings, and a fieldset per format drawn from its options."""
+"""The tournament form (to create one, or edit it before its start): the shared settings, and a fieldset
+per format drawn from its options."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils import timezone
 
 from matches.placings import DEFAULT_POINTS_PER_PLACE
 from tournaments.formats import FORMATS, format_choices
 from tournaments.formats.options import OptionSpec
+from tournaments.models import Tournament
 from web.forms.base import ServiceErrors
 from web.forms.points import points_input, time_limit_input
 
@@ -93,6 +96,37 @@ class TournamentForm(ServiceErrors):
             for name, (spec, default) in fmt.options.specs().items():
                 self.fields[f"{key}-{name}"] = option_field(spec, default)
         self.fields["format"].widget.attrs["data-role"] = "format"
+        # A random draw's number only matters when the seeding is random (static/js/site.js hides it otherwise).
+        for key, fmt in FORMATS.items():
+            specs = fmt.options.specs()
+            if "rng_seed" in specs and "seeding" in specs:
+                self.fields[f"{key}-rng_seed"].widget.attrs.update(
+                    {"data-when-field": f"{key}-seeding", "data-when-value": "random"}
+                )
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
+        """A tournament's settings as the form's initial values, to edit them (the same form as a new one)."""
+        initial: dict[str, Any] = {
+            "name": tournament.name,
+            "description": tournament.description,
+            "starts_at": timezone.localtime(tournament.starts_at) if tournament.starts_at else None,
+            "format": tournament.format,
+            "series": tournament.series,
+            "series_length": tournament.series_length,
+            "ruleset": tournament.ruleset_name or "speed",
+            "time_limit_seconds": tournament.time_limit_ms // 1000 if tournament.time_limit_ms else None,
+        }
+        for number, key in enumerate(tournament.tie_breaks[:4], start=1):
+            initial[f"tie_break_{number}"] = key
+        for name, value in (tournament.options or {}).items():
+            if name in FORMATS[tournament.format].options.specs():
+                initial[f"{tournament.format}-{name}"] = "-".join(map(str, value)) if isinstance(value, list) else value
+        return initial
+
+    def tie_break_formats(self) -> str:
+        """The formats whose standings read tie-breaks (a bracket's placings do not), for the page to show them."""
+        return " ".join(key for key, fmt in FORMATS.items() if not fmt.placings)
 
     def format_fieldsets(self) -> list[tuple[str, str, list[forms.BoundField]]]:
         """(format key, legend, its option fields) for every format that has options."""

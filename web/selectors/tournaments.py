@@ -12,7 +12,7 @@ from matches.models import Match
 from speedsite.site_cache import SiteCache
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
-from tournaments.selectors import tournament_list
+from tournaments.selectors import tournament_has_results, tournament_list
 from web.presenters.names import SectionShape, pairing_name
 
 
@@ -116,3 +116,8 @@ def entrant_of(*, tournament: Tournament, player_id: int | None) -> Entrant | No
     if player_id is None:
         return None
     return Entrant.objects.filter(tournament=tournament, player_id=player_id).first()
+
+
+def tournament_played(*, tournament: Tournament) -> bool:
+    """Whether anything of it was played (no undo of the start, no deletion then)."""
+    return tournament_has_results(tournament=tournament)

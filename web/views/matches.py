@@ -33,6 +33,19 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404("No such match")
+    return match_page(request, match)
+
+
+def match_page(
+    request: HttpRequest,
+    match: Match,
+    *,
+    score_form: MatchScoreForm | None = None,
+    result_form: tuple[int, GameResultForm] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The match page; an organiser's form that failed comes back bound (`score_form`, or a game's
+    `result_form` by the game's id), so what was typed stays with its error."""
     games = list(match.games.all())
     logs = log_reads.logs_by_game(games=games)
     viewer = match_viewer(user=request.user, match=match)
@@ -64,10 +77,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             [
                 (
                     g,
-                    GameResultForm(
+                    result_form[1]
+                    if result_form is not None and result_form[0] == g.pk
+                    else GameResultForm(
                         players=list(handles),
                         table=match.is_table,
                         teams=team_handles(match),
+                        reason_required=g.status == Game.Status.DISPUTED,
                         auto_id=f"id_g{g.pk}_%s",
                     ),
                 )
@@ -77,7 +93,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             else []
         ),
         # The whole score at once fits two players' games won; a table's or a team's games are set one by one.
-        "score_form": MatchScoreForm() if viewer.organiser and live and len(match.player_ids) == 2 else None,
+        "score_form": (score_form or MatchScoreForm())
+        if viewer.organiser and live and len(match.player_ids) == 2
+        else None,
         "organiser_panel": viewer.organiser and live,
         "score": match_series(match, score),
         "table": match_table(match=match) if match.is_table else None,
@@ -103,7 +121,13 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "counts": match.status != Match.Status.ANNULLED,
         "annulment": next((change for change in history if change.kind == ResultChange.Kind.ANNULMENT), None),
     }
-    return render(request, "web/match_detail.html", context)
+    # A failed form whose game or match has since moved on is not drawn again: its errors are said as messages.
+    drawn = [form for _game, form in context["result_forms"]] + [context["score_form"]]
+    for failed in (score_form, result_form[1] if result_form is not None else None):
+        if failed is not None and failed not in drawn:
+            for error in failed.non_field_errors() or ["That result could not be recorded."]:
+                messages.error(request, error)
+    return render(request, "web/match_detail.html", context, status=status)
 
 
 _TAKES_EVIDENCE = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)

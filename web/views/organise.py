@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods
 from matches.models import Game
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
-from speedsite.errors import ApplicationError, Invalid
+from speedsite.errors import ApplicationError
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
 from tournaments.services import entrant_remove, pairing_correct
@@ -37,7 +37,6 @@ from tournaments.services.registration import (
     tournament_checkin_set,
     tournament_create_described,
     tournament_registration_set,
-    tournament_start_checked,
 )
 from tournaments.services.running import match_score_enter, pairing_call
 from web.forms.organise import (
@@ -46,6 +45,7 @@ from web.forms.organise import (
     CorrectionForm,
     EntrantForm,
     MatchScoreForm,
+    PairCorrectionForm,
     ReseedForm,
     TableCorrectionForm,
 )
@@ -58,6 +58,7 @@ from web.selectors.desk import Desk, desk, desk_counts_by_tournament
 from web.selectors.players import players_without_login
 from web.selectors.tournaments import registrations_pending
 from web.views.accounts import claim_url
+from web.views.matches import match_page
 
 View = Callable[..., HttpResponse]
 
@@ -115,7 +116,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         except ApplicationError as exc:
             form.add_service_error(exc.extra.get("field"), exc.message)
         else:
-            messages.success(request, f"{tournament.name} is taking entrants.")
+            messages.success(request, f"{tournament.name} is created: enter players or open registration.")
             return redirect("web:organise_tournament", tournament_id=tournament.pk)
     return render(request, "web/organise/tournament_new.html", {"form": form})
 
@@ -201,12 +202,8 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 )
                 messages.success(request, "Seeds updated.")
                 return back
-            if action == "start":
-                _started, dropped = tournament_start_checked(tournament_id=tournament.pk, user=request.user)
-                if dropped:
-                    messages.warning(request, f"Not checked in, so dropped: {', '.join(dropped)}.")
-                messages.success(request, f"{tournament.name} has started: the first matches are open.")
-                return redirect("web:tournament_detail", tournament_id=tournament.pk)
+            if action == "start":  # the start is confirmed on its own page first
+                return redirect("web:organise_start", tournament_id=tournament.pk)
             done = _manage_action(request, tournament, action)
             if done is not None:
                 messages.success(request, done)
@@ -242,6 +239,9 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "corrections": list(correction_list(tournament=tournament)[:20]),
         "desk": _desk(request, tournament.pk),
         "desk_pages": DESK_PAGES,
+        # The start can be taken back until anything is played.
+        "may_undo": tournament.status == Tournament.Status.RUNNING
+        and not selectors.tournament_played(tournament=tournament),
     }
     return render(request, "web/organise/tournament_manage.html", context)
 
@@ -260,15 +260,19 @@ def invite_link(request: HttpRequest, tournament_id: int, handle: str) -> HttpRe
 @organiser_required
 @require_http_methods(["POST"])
 def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Enter a match's score (two players), or one game's result (a winner, a table's places, or void), with a reason."""
+    """Enter a match's score (two players), or one game's result (a winner, a table's places, or void).
+
+    A reason is asked for only when settling a disputed game. A form that fails shows the match page
+    again with what was typed and the error beside it.
+    """
     match = match_get(match_id=match_id)
     if match is None:
         raise Http404("No such match")
-    try:
-        if request.POST.get("action") == "score":
-            score = MatchScoreForm(request.POST)
-            if not score.is_valid():
-                raise Invalid("Give both players' games and a reason.")
+    if request.POST.get("action") == "score":
+        score = MatchScoreForm(request.POST)
+        if not score.is_valid():
+            return match_page(request, match, score_form=score, status=400)
+        try:
             match_score_enter(
                 match_id=match.pk,
                 user=request.user,
@@ -276,24 +280,33 @@ def match_result(request: HttpRequest, match_id: int) -> HttpResponse:
                 games_two=score.cleaned_data["games_two"],
                 reason=score.cleaned_data["reason"],
             )
-            messages.success(request, "Score entered.")
-        else:
-            game = next((g for g in match.games.all() if str(g.pk) == request.POST.get("game")), None)
-            if game is None:
-                raise Http404("No such game in this match")
-            players = match.players
-            teams = [tuple(players[seat].handle for seat in team) for team in match.teams] if match.is_team else None
-            result = GameResultForm(
-                request.POST, players=[player.handle for player in players], table=match.is_table, teams=teams
-            )
-            if not result.is_valid():
-                errors = result.non_field_errors()
-                raise Invalid(errors[0] if errors else "Choose a result and give a reason.")
+        except ApplicationError as exc:
+            score.add_error(None, exc.message)
+            return match_page(request, match, score_form=score, status=400)
+        messages.success(request, "Score entered.")
+        return redirect("web:match_detail", match_id=match.pk)
+    game = next((g for g in match.games.all() if str(g.pk) == request.POST.get("game")), None)
+    if game is None:
+        raise Http404("No such game in this match")
+    players = match.players
+    teams = [tuple(players[seat].handle for seat in team) for team in match.teams] if match.is_team else None
+    result = GameResultForm(
+        request.POST,
+        players=[player.handle for player in players],
+        table=match.is_table,
+        teams=teams,
+        reason_required=game.status == Game.Status.DISPUTED,
+        auto_id=f"id_g{game.pk}_%s",
+    )
+    if result.is_valid():
+        try:
             game_set_result(game_id=game.pk, user=request.user, reason=result.cleaned_data["reason"], **result.result())
+        except ApplicationError as exc:
+            result.add_error(None, exc.message)
+        else:
             messages.success(request, f"Game {game.number}: {result.describe()}.")
-    except ApplicationError as exc:
-        messages.error(request, exc.message)
-    return redirect("web:match_detail", match_id=match.pk)
+            return redirect("web:match_detail", match_id=match.pk)
+    return match_page(request, match, result_form=(game.pk, result), status=400)
 
 
 @organiser_required
@@ -332,42 +345,78 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
     handles = [pairing.player_one.handle, pairing.player_two.handle]
     names = pairing_names(pairing_list(tournament=tournament))
     name = names.get(key, key)
-    data = request.POST if request.method == "POST" else (request.GET if "winner" in request.GET else None)
-    form = CorrectionForm(data, players=handles)
+    source = request.POST if request.method == "POST" else request.GET
+    by_games = "score" in source
+    data = source if (request.method == "POST" or "winner" in source or by_games) else None
+    form = CorrectionForm(None if by_games else data, players=handles)
+    score = PairCorrectionForm(data if by_games else None, players=handles, games=_decided_winners(pairing))
     preview = None
-    if form.is_valid():
-        winner = form.cleaned_data["winner"]
+    checked = score if by_games else form
+    if checked.is_valid() and not _reason_missing(request, checked):
         apply = request.method == "POST"
+        result = {"games": score.games()} if by_games else {"winner": form.cleaned_data["winner"]}
         try:
             preview = pairing_correct(
                 tournament_id=tournament.pk,
                 key=key,
-                winner=winner,
                 user=request.user,
                 reason=request.POST.get("reason", ""),
                 dry_run=not apply,
                 confirm=apply and request.POST.get("confirm") == "yes",
+                **result,
             )
         except ApplicationError as exc:
-            form.add_error(None, exc.message)
+            checked.add_error(None, exc.message)
         else:
             if preview.applied:
+                shown = _score_words(preview.score["after"]) if preview.score else ""
                 messages.success(
-                    request, f"{name} corrected: {winner} won. {len(preview.changes)} later match(es) updated."
+                    request,
+                    f"{name} corrected: {preview.new_winner} won{shown}. "
+                    f"{len(preview.changes)} later match(es) updated.",
                 )
                 return redirect("web:tournament_detail", tournament_id=tournament.pk)
             if apply:
-                messages.info(request, f"{winner} already won the {name.lower()}; nothing to change.")
+                messages.info(request, f"That is the result recorded for the {name.lower()}; nothing to change.")
                 return redirect("web:organise_tournament", tournament_id=tournament.pk)
     context = {
         "tournament": tournament,
         "pairing": pairing,
         "form": form,
+        "score_form": score,
+        "by_games": by_games,
         "preview": preview,
+        "score_rows": [(handle, preview.score["before"][handle], preview.score["after"][handle]) for handle in handles]
+        if preview is not None and preview.score
+        else [],
         "name": name,
         "names": names,
     }
     return render(request, "web/organise/correct.html", context)
+
+
+def _reason_missing(request: HttpRequest, form: Any) -> bool:
+    """A correction changes a decided result: applying one says why (kept in the history). A preview needs none."""
+    if request.method == "POST" and not request.POST.get("reason", "").strip():
+        form.add_error(None, "Say why the result is corrected: the reason is kept in the history.")
+        return True
+    return False
+
+
+def _decided_winners(pairing: TournamentMatch) -> list[tuple[int, str | None]]:
+    """Each decided game of a pairing's match and its winner's handle, for the score form."""
+    match = match_get(match_id=pairing.match_id) if pairing.match_id is not None else None
+    if match is None:
+        return []
+    return [
+        (game.number, game.winner.handle if game.winner is not None else None)
+        for game in match.games.all()
+        if game.status == Game.Status.DECIDED
+    ]
+
+
+def _score_words(after: dict[str, int]) -> str:
+    return " " + "\N{EN DASH}".join(str(wins) for wins in after.values())
 
 
 def _table_correct(request: HttpRequest, tournament: Tournament, pairing: TournamentMatch) -> HttpResponse:
@@ -386,7 +435,7 @@ def _table_correct(request: HttpRequest, tournament: Tournament, pairing: Tourna
     data = request.POST if request.method == "POST" else (request.GET if "preview" in request.GET else None)
     form = TableCorrectionForm(data, players=handles, games=games)
     preview = None
-    if form.is_valid():
+    if form.is_valid() and not _reason_missing(request, form):
         apply = request.method == "POST"
         try:
             preview = pairing_correct(
