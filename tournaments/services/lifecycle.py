@@ -18,6 +18,7 @@ from tournaments.standings import metric_for
 from ..models import Entrant, Tournament
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
 from .pairings import pairings_open
+from .seeding import seeds_apply
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
@@ -106,6 +107,7 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
     if count < 2:
         raise Invalid(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
     fmt = format_for(tournament.format)
+    seeds_apply(tournament)  # by hand, by the ratings as they are now, or drawn; the order used is recorded
     with organiser_fixable():
         tournament.options = fmt.start_check(tournament, count).to_json()  # the defaulted options filled
         tournament.status = Tournament.Status.RUNNING
