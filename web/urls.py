@@ -4,13 +4,32 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tournaments
+from .views import (
+    accounts,
+    calendars,
+    exports,
+    home,
+    live,
+    logs,
+    matches,
+    new_match,
+    organise,
+    players,
+    solitaire,
+    tournaments,
+)
 
 site_patterns = [
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:tournament_id>/embed/", tournaments.tournament_embed, name="tournament_embed"),
     path("tournaments/<int:tournament_id>/join/", tournaments.tournament_join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/calendar.ics", calendars.tournament_ics, name="tournament_ics"),
+    path("tournaments/<int:tournament_id>/standings.csv", exports.standings_csv, name="tournament_standings_csv"),
+    path("tournaments/<int:tournament_id>/results.csv", exports.results_csv, name="tournament_results_csv"),
+    path("tournaments/<int:tournament_id>/logs.zip", exports.logs_archive, name="tournament_logs_zip"),
+    path("calendar/<str:token>.ics", calendars.player_ics, name="player_ics"),
+    path("me/calendar/", calendars.calendar_link, name="calendar_link"),
     path("players/", players.player_list_view, name="player_list"),
     path("players/<str:handle>/", players.player_detail, name="player_detail"),
     path("matches/new/", new_match.match_new, name="match_new"),

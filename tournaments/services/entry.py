@@ -96,7 +96,9 @@ def entry_rules_set(
     require_setup(tournament)
     if max_entrants is not None:
         if not 2 <= max_entrants <= MAX_CAP:
-            raise Invalid(f"The cap is from 2 to {MAX_CAP} entrants, not {max_entrants}.", extra={"field": "max_entrants"})
+            raise Invalid(
+                f"The cap is from 2 to {MAX_CAP} entrants, not {max_entrants}.", extra={"field": "max_entrants"}
+            )
         count = Entrant.objects.filter(tournament=tournament).count()
         if max_entrants < count:
             raise Invalid(

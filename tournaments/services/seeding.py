@@ -39,7 +39,8 @@ def tournament_seeding_set(*, tournament_id: int, user: AnyUser, method: str) ->
     require_setup(tournament)
     if method not in Tournament.Seeding.values:
         raise Invalid(
-            f"Unknown seeding {method!r}; use one of {', '.join(Tournament.Seeding.values)}.", extra={"field": "seeding"}
+            f"Unknown seeding {method!r}; use one of {', '.join(Tournament.Seeding.values)}.",
+            extra={"field": "seeding"},
         )
     tournament.seeding = method
     tournament.save(update_fields=["seeding"])
