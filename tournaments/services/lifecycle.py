@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +18,7 @@ from tournaments.standings import metric_for
 
 from ..models import Entrant, Tournament
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
+from .entry import MAX_CAP
 from .pairings import pairings_open
 from .seeding import seeds_apply
 
@@ -51,6 +53,9 @@ def tournament_create(
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
+    seeding: str = Tournament.Seeding.MANUAL,
+    max_entrants: int | None = None,
+    registration_closes_at: datetime | None = None,
 ) -> Tournament:
     """A tournament taking entrants. Organisers only.
 
@@ -58,6 +63,8 @@ def tournament_create(
     by its schema (`TournamentFormat.options`; an unknown name or a value out
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
+    `seeding`, `max_entrants` and `registration_closes_at` are the entry rules
+    (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
     require_organiser(user)
     try:
@@ -76,6 +83,13 @@ def tournament_create(
     resolved, ruleset_name = ruleset_resolve(ruleset)
     time_limit_resolve(time_limit_ms, resolved)
     checked = fmt.options.clean(options or {}, time_limit_ms=time_limit_ms, owner=fmt.label)
+    if seeding not in Tournament.Seeding.values:
+        raise Invalid(
+            f"Unknown seeding {seeding!r}; use one of {', '.join(Tournament.Seeding.values)}.",
+            extra={"field": "seeding"},
+        )
+    if max_entrants is not None and not 2 <= max_entrants <= MAX_CAP:
+        raise Invalid(f"The cap is from 2 to {MAX_CAP} entrants, not {max_entrants}.", extra={"field": "max_entrants"})
     tournament = Tournament(
         name=name.strip() or "Tournament",
         format=format,
@@ -86,6 +100,9 @@ def tournament_create(
         confirmation=confirmation,
         confirm_within=confirm_within,
         time_limit_ms=time_limit_ms,
+        seeding=seeding,
+        max_entrants=max_entrants,
+        registration_closes_at=registration_closes_at,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     # A table's best of may be even (its points decide); a two-player format's must be odd.

@@ -14,10 +14,22 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from tournaments.models import TournamentMatch
 from tournaments.selectors import StandingsView
-from web.selectors.exports import LogEntry
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One stored log, with what names it in the archive."""
+
+    pk: int
+    match_id: int
+    key: str
+    game: int
+    status: str
+    data: bytes
 
 
 class _Echo:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
 from replays.models import MatchLog
 from tournaments.models import Tournament, TournamentMatch
 from tournaments.selectors import StandingsView, pairing_list, tournament_standings
+from web.presenters.exports import LogEntry
 
 #: Logs read from the database at a time while an archive streams: the memory a request holds is bounded by it.
 LOG_CHUNK = 50
@@ -22,18 +22,6 @@ def export_standings(*, tournament: Tournament) -> StandingsView:
 def export_results(*, tournament: Tournament) -> list[TournamentMatch]:
     """Every pairing (their names need them all), by round, then section and position."""
     return sorted(pairing_list(tournament=tournament), key=lambda p: (p.round, p.bracket, p.position, p.pk))
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One stored log, with what names it in the archive."""
-
-    pk: int
-    match_id: int
-    key: str
-    game: int
-    status: str
-    data: bytes
 
 
 def _tournament_logs(tournament: Tournament) -> QuerySet[MatchLog]:

@@ -107,7 +107,9 @@ def _manage_action(request: HttpRequest, tournament: Tournament, action: str) ->
     post, user, tid = request.POST, request.user, tournament.pk
     if action == "remove":
         moved = entrant_remove(tournament_id=tid, handle=post.get("handle", ""), user=user)
-        return f"{post.get('handle')} withdrawn." + (f" {', '.join(moved)} moved up from the waiting list." if moved else "")
+        return f"{post.get('handle')} withdrawn." + (
+            f" {', '.join(moved)} moved up from the waiting list." if moved else ""
+        )
     if action in ENTRY_ACTIONS:
         return entry_action(request, tournament, action)
     if action in ("registration_open", "registration_close"):
