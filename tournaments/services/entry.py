@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from matches.services import AnyUser
@@ -67,12 +67,11 @@ def waiting_move_up(tournament: Tournament) -> list[str]:
 def waiting_place(registration: Registration) -> int:
     """A waiting registration's place on the list (1 moves up first)."""
     assert registration.waiting_since is not None
+    since = registration.waiting_since
+    ahead = Q(waiting_since__lt=since) | Q(waiting_since=since, id__lt=registration.pk)
     return (
-        Registration.objects.filter(
-            tournament_id=registration.tournament_id,
-            status=Registration.Status.WAITING,
-            waiting_since__lt=registration.waiting_since,
-        ).count()
+        Registration.objects.filter(ahead, tournament_id=registration.tournament_id, status=Registration.Status.WAITING)
+        .count()
         + 1
     )
 
