@@ -70,8 +70,9 @@ def waiting_place(registration: Registration) -> int:
     since = registration.waiting_since
     ahead = Q(waiting_since__lt=since) | Q(waiting_since=since, id__lt=registration.pk)
     return (
-        Registration.objects.filter(ahead, tournament_id=registration.tournament_id, status=Registration.Status.WAITING)
-        .count()
+        Registration.objects.filter(
+            ahead, tournament_id=registration.tournament_id, status=Registration.Status.WAITING
+        ).count()
         + 1
     )
 
