@@ -12,5 +12,6 @@ and drawing (names in words, a bracket's layout, both cached), never the other w
 - `matches`: seats and the pairing a match is played for; `viewer`: what the viewer may do at a match;
 - `logs`: logs for their pages and replays, what a user may submit for;
 - `players`: the players' pages; `mine`: a signed-in player's own page and what waits on them;
-- `live`: the versions live pages poll.
+- `live`: the versions live pages poll; `entry`: a tournament's entry rules and round times on its page;
+- `calendars`: round times and what a player's feed lists; `exports`: a tournament's CSV and logs.
 """
