@@ -76,7 +76,7 @@ def seeds_apply(tournament: Tournament) -> dict[str, Any]:
     if tournament.seeding == Tournament.Seeding.RATING:
         ordered = rating_order(entrants, ratings)
     elif tournament.seeding == Tournament.Seeding.RANDOM:
-        draw = secrets.randbits(63)
+        draw = secrets.randbits(53)  # a whole number any JSON reader holds exactly
         ordered = list(entrants)
         random.Random(draw).shuffle(ordered)
         record["draw"] = draw
