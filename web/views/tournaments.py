@@ -56,7 +56,9 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["my_entry"] = tournament_reads.entrant_of(tournament=tournament, player_id=me.pk)
         context["my_registration"] = tournament_reads.registration_of(tournament=tournament, player_id=me.pk)
     context["signed_in_player"] = me
-    context.update(entry_page_context(tournament=tournament, player=me))
+    context |= entry_page_context(
+        tournament=tournament, registration=context.get("my_registration"), page_cache=context["page_cache"]
+    )
     return render(request, "web/tournament_detail.html", context)
 
 
