@@ -116,5 +116,10 @@ def test_the_api_sets_and_shows_the_entry_rules(organiser: Any, client_for: Any)
         f"/api/tournaments/{tid}/entry-rules/", {"max_entrants": 1, "registration_closes_at": None}, format="json"
     )
     assert refused.status_code == 400
+    schema = api.get("/api/schema/?format=json").json()
+    assert "put" in schema["paths"]["/api/tournaments/{tournament_id}/entry-rules/"]
+    assert {"seeding", "max_entrants", "registration_closes_at"} <= set(
+        schema["components"]["schemas"]["TournamentCreateInput"]["properties"]
+    )
     bad = api.post("/api/tournaments/", {"name": "x", "format": "swiss", "seeding": "alphabetical"}, format="json")
     assert bad.status_code == 400
