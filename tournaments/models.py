@@ -77,14 +77,14 @@ class Tournament(models.Model):
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
     registration_closes_at = models.DateTimeField(null=True, blank=True)
 
-    class Seeding(models.TextChoices):
+    class SeedBy(models.TextChoices):
         MANUAL = "manual", "By hand (the entrants' order)"
         RATING = "rating", "By rating (highest first, unrated last)"
         RANDOM = "random", "Random draw"
 
-    # How the seeds are set at the start (`tournaments.services.seeding`), and the order it gave:
+    # How the seeds are set at the start (not `options.seeding`, how a bracket places the seeds) (`tournaments.services.seeding`), and the order it gave:
     # {"method", "draw" (random), "order": [{"seed", "handle", "rating" (None: unrated)}]}.
-    seeding = models.CharField(max_length=10, choices=Seeding.choices, default=Seeding.MANUAL)
+    seed_by = models.CharField(max_length=10, choices=SeedBy.choices, default=SeedBy.MANUAL)
     seeding_record = models.JSONField(null=True, blank=True)
 
     created_by = models.ForeignKey(

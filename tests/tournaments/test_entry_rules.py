@@ -97,12 +97,12 @@ def test_the_api_sets_and_shows_the_entry_rules(organiser: Any, client_for: Any)
     api: APIClient = client_for(organiser)
     made = api.post(
         "/api/tournaments/",
-        {"name": "Capped", "format": "swiss", "best_of": 1, "seeding": "rating", "max_entrants": 8},
+        {"name": "Capped", "format": "swiss", "best_of": 1, "seed_by": "rating", "max_entrants": 8},
         format="json",
     )
     assert made.status_code == 201, made.content
     body = made.json()
-    assert (body["seeding"], body["max_entrants"], body["registration_closes_at"]) == ("rating", 8, None)
+    assert (body["seed_by"], body["max_entrants"], body["registration_closes_at"]) == ("rating", 8, None)
     tid = body["id"]
     changed = api.put(
         f"/api/tournaments/{tid}/entry-rules/",
@@ -118,8 +118,8 @@ def test_the_api_sets_and_shows_the_entry_rules(organiser: Any, client_for: Any)
     assert refused.status_code == 400
     schema = api.get("/api/schema/?format=json").json()
     assert "put" in schema["paths"]["/api/tournaments/{tournament_id}/entry-rules/"]
-    assert {"seeding", "max_entrants", "registration_closes_at"} <= set(
+    assert {"seed_by", "max_entrants", "registration_closes_at"} <= set(
         schema["components"]["schemas"]["TournamentCreateInput"]["properties"]
     )
-    bad = api.post("/api/tournaments/", {"name": "x", "format": "swiss", "seeding": "alphabetical"}, format="json")
+    bad = api.post("/api/tournaments/", {"name": "x", "format": "swiss", "seed_by": "alphabetical"}, format="json")
     assert bad.status_code == 400

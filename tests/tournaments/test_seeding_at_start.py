@@ -12,7 +12,7 @@ from speedsite.errors import Conflict, Invalid
 from tests.factories import make_players, make_tournament
 from tournaments.models import Entrant, PlayerRating, Tournament
 from tournaments.services import tournament_start
-from tournaments.services.seeding import tournament_seeding_set
+from tournaments.services.seeding import tournament_seed_by_set
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_rating_seeding_puts_the_highest_first_and_the_unrated_last_in_entry_ord
     _rate(players[2], 1710)
     _rate(players[3], 1600, deviation=120)
     _rate(players[5], 1600, deviation=60)  # the same rating, surer: ahead
-    cup = make_tournament(organiser, players, format="round_robin", start=False, seeding="rating")
+    cup = make_tournament(organiser, players, format="round_robin", start=False, seed_by="rating")
     started = tournament_start(tournament_id=cup.pk, user=organiser)
     assert _seeds(cup) == ["s03", "s06", "s04", "s01", "s02", "s05"]
     record = started.seeding_record
@@ -49,7 +49,7 @@ def test_rating_seeding_puts_the_highest_first_and_the_unrated_last_in_entry_ord
 def test_rating_seeding_reads_the_ratings_at_the_start(organiser: Any) -> None:
     players = make_players(3, prefix="t")
     _rate(players[0], 1500)
-    cup = make_tournament(organiser, players, format="round_robin", start=False, seeding="rating")
+    cup = make_tournament(organiser, players, format="round_robin", start=False, seed_by="rating")
     _rate(players[2], 1900)  # rated after the tournament was made, before it starts
     tournament_start(tournament_id=cup.pk, user=organiser)
     assert _seeds(cup) == ["t03", "t01", "t02"]
@@ -70,7 +70,7 @@ def test_manual_seeding_keeps_the_order_and_records_it(organiser: Any) -> None:
 def test_random_seeding_records_a_draw_that_reproduces_the_order(organiser: Any) -> None:
     players = make_players(8, prefix="r")
     cup = make_tournament(organiser, players, format="round_robin", start=False)
-    tournament_seeding_set(tournament_id=cup.pk, user=organiser, method="random")
+    tournament_seed_by_set(tournament_id=cup.pk, user=organiser, seed_by="random")
     started = tournament_start(tournament_id=cup.pk, user=organiser)
     draw = started.seeding_record["draw"]
     expected = [p.handle for p in players]
@@ -82,7 +82,7 @@ def test_the_seeding_method_is_checked_and_fixed_at_the_start(organiser: Any) ->
     players = make_players(2, prefix="f")
     cup = make_tournament(organiser, players, format="round_robin", start=False)
     with pytest.raises(Invalid):
-        tournament_seeding_set(tournament_id=cup.pk, user=organiser, method="alphabetical")
+        tournament_seed_by_set(tournament_id=cup.pk, user=organiser, seed_by="alphabetical")
     tournament_start(tournament_id=cup.pk, user=organiser)
     with pytest.raises(Conflict):
-        tournament_seeding_set(tournament_id=cup.pk, user=organiser, method="rating")
+        tournament_seed_by_set(tournament_id=cup.pk, user=organiser, seed_by="rating")

@@ -104,9 +104,9 @@ class TournamentCreateInput(serializers.Serializer):
         default=dict,
         help_text="The format's own options (each format's object below); a name left out takes its default.",
     )
-    seeding = serializers.ChoiceField(
-        choices=Tournament.Seeding.values,
-        default=Tournament.Seeding.MANUAL.value,
+    seed_by = serializers.ChoiceField(
+        choices=Tournament.SeedBy.values,
+        default=Tournament.SeedBy.MANUAL.value,
         help_text='How the seeds are set at the start: "manual" (as entered), "rating" (Glicko-2, highest '
         'first, unrated last in entry order) or "random" (a draw; its number is recorded).',
     )
@@ -214,7 +214,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "confirm_within",
             "time_limit_ms",
             "options",
-            "seeding",
+            "seed_by",
             "seeding_record",
             "max_entrants",
             "registration_closes_at",

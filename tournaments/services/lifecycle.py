@@ -53,7 +53,7 @@ def tournament_create(
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
-    seeding: str = Tournament.Seeding.MANUAL,
+    seed_by: str = Tournament.SeedBy.MANUAL,
     max_entrants: int | None = None,
     registration_closes_at: datetime | None = None,
 ) -> Tournament:
@@ -63,7 +63,7 @@ def tournament_create(
     by its schema (`TournamentFormat.options`; an unknown name or a value out
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
-    `seeding`, `max_entrants` and `registration_closes_at` are the entry rules
+    `seed_by`, `max_entrants` and `registration_closes_at` are the entry rules
     (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
     require_organiser(user)
@@ -83,10 +83,10 @@ def tournament_create(
     resolved, ruleset_name = ruleset_resolve(ruleset)
     time_limit_resolve(time_limit_ms, resolved)
     checked = fmt.options.clean(options or {}, time_limit_ms=time_limit_ms, owner=fmt.label)
-    if seeding not in Tournament.Seeding.values:
+    if seed_by not in Tournament.SeedBy.values:
         raise Invalid(
-            f"Unknown seeding {seeding!r}; use one of {', '.join(Tournament.Seeding.values)}.",
-            extra={"field": "seeding"},
+            f"Unknown seed_by {seed_by!r}; use one of {', '.join(Tournament.SeedBy.values)}.",
+            extra={"field": "seed_by"},
         )
     if max_entrants is not None and not 2 <= max_entrants <= MAX_CAP:
         raise Invalid(f"The cap is from 2 to {MAX_CAP} entrants, not {max_entrants}.", extra={"field": "max_entrants"})
@@ -100,7 +100,7 @@ def tournament_create(
         confirmation=confirmation,
         confirm_within=confirm_within,
         time_limit_ms=time_limit_ms,
-        seeding=seeding,
+        seed_by=seed_by,
         max_entrants=max_entrants,
         registration_closes_at=registration_closes_at,
         created_by=user if user is not None and user.is_authenticated else None,

@@ -1,6 +1,6 @@
 """How the seeds are set at the start: by hand, by rating, or by a random draw; the order used is recorded.
 
-`Tournament.seeding` is the organiser's choice (`tournament_seeding_set`,
+`Tournament.seed_by` is the organiser's choice (`tournament_seed_by_set`,
 before the start). `seeds_apply` runs inside `tournament_start`, with the
 tournament locked, so rating seeding reads the ratings as they are at the start:
 
@@ -32,18 +32,18 @@ from .common import require_organiser, require_setup, tournament_lock
 
 
 @transaction.atomic
-def tournament_seeding_set(*, tournament_id: int, user: AnyUser, method: str) -> Tournament:
-    """Choose how the seeds are set at the start (`Tournament.Seeding`), before the start."""
+def tournament_seed_by_set(*, tournament_id: int, user: AnyUser, seed_by: str) -> Tournament:
+    """Choose how the seeds are set at the start (`Tournament.SeedBy`), before the start."""
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
-    if method not in Tournament.Seeding.values:
+    if seed_by not in Tournament.SeedBy.values:
         raise Invalid(
-            f"Unknown seeding {method!r}; use one of {', '.join(Tournament.Seeding.values)}.",
-            extra={"field": "seeding"},
+            f"Unknown seed_by {seed_by!r}; use one of {', '.join(Tournament.SeedBy.values)}.",
+            extra={"field": "seed_by"},
         )
-    tournament.seeding = method
-    tournament.save(update_fields=["seeding"])
+    tournament.seed_by = seed_by
+    tournament.save(update_fields=["seed_by"])
     return tournament
 
 
@@ -71,11 +71,11 @@ def seeds_apply(tournament: Tournament) -> dict[str, Any]:
     """Set the seeds by the tournament's method and record the order used; called locked, at the start."""
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("player").order_by("seed"))
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=[e.player_id for e in entrants])}
-    record: dict[str, Any] = {"method": tournament.seeding}
+    record: dict[str, Any] = {"method": tournament.seed_by}
     ordered = entrants
-    if tournament.seeding == Tournament.Seeding.RATING:
+    if tournament.seed_by == Tournament.SeedBy.RATING:
         ordered = rating_order(entrants, ratings)
-    elif tournament.seeding == Tournament.Seeding.RANDOM:
+    elif tournament.seed_by == Tournament.SeedBy.RANDOM:
         draw = secrets.randbits(53)  # a whole number any JSON reader holds exactly
         ordered = list(entrants)
         random.Random(draw).shuffle(ordered)

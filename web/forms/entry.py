@@ -31,8 +31,8 @@ class EntryRulesForm(forms.Form):
 
 
 class SeedingForm(forms.Form):
-    seeding = forms.ChoiceField(
-        choices=Tournament.Seeding.choices,
+    seed_by = forms.ChoiceField(
+        choices=Tournament.SeedBy.choices,
         label="Seeding at the start",
         widget=forms.RadioSelect,
         help_text="By rating reads the ratings when you start; the order used is kept on the page.",

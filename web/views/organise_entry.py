@@ -15,7 +15,7 @@ from speedsite.errors import Invalid
 from tournaments.models import Tournament
 from tournaments.services.entry import entry_rules_set
 from tournaments.services.schedule import round_schedule_set, tournament_starts_at_set
-from tournaments.services.seeding import tournament_seeding_set
+from tournaments.services.seeding import tournament_seed_by_set
 from web.forms.entry import EntryRulesForm, RoundTimeForm, SeedingForm, StartsAtForm
 from web.selectors.calendars import round_times
 from web.selectors.tournaments import registrations_waiting
@@ -49,8 +49,8 @@ def entry_action(request: HttpRequest, tournament: Tournament, action: str) -> s
         return "Entry rules saved." + _moved(moved)
     if action == "seeding":
         data = _valid(SeedingForm(post))
-        updated = tournament_seeding_set(tournament_id=tid, user=user, method=data["seeding"])
-        return f"Seeding at the start: {updated.get_seeding_display().lower()}."
+        updated = tournament_seed_by_set(tournament_id=tid, user=user, seed_by=data["seed_by"])
+        return f"Seeding at the start: {updated.get_seed_by_display().lower()}."
     if action == "starts_at":
         data = _valid(StartsAtForm(post))
         tournament_starts_at_set(tournament_id=tid, user=user, starts_at=data["starts_at"])
@@ -71,7 +71,7 @@ def entry_context(tournament: Tournament) -> dict[str, Any]:
                 "registration_closes_at": tournament.registration_closes_at,
             }
         ),
-        "seeding_form": SeedingForm(initial={"seeding": tournament.seeding}),
+        "seeding_form": SeedingForm(initial={"seed_by": tournament.seed_by}),
         "starts_at_form": StartsAtForm(initial={"starts_at": tournament.starts_at}),
         "round_time_form": RoundTimeForm(),
         "round_times": sorted(round_times(tournament=tournament).items()),
