@@ -105,7 +105,7 @@ class TournamentCreateInput(serializers.Serializer):
         help_text="The format's own options (each format's object below); a name left out takes its default.",
     )
     seed_by = serializers.ChoiceField(
-        choices=Tournament.SeedBy.values,
+        choices=Tournament.SeedBy.choices,
         default=Tournament.SeedBy.MANUAL.value,
         help_text='How the seeds are set at the start: "manual" (as entered), "rating" (Glicko-2, highest '
         'first, unrated last in entry order) or "random" (a draw; its number is recorded).',

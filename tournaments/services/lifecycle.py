@@ -124,12 +124,12 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
     if count < 2:
         raise Invalid(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
     fmt = format_for(tournament.format)
-    seeds_apply(tournament)  # by hand, by the ratings as they are now, or drawn; the order used is recorded
+    entrants = seeds_apply(tournament)  # by hand, by the ratings as they are now, or drawn; the order is recorded
     with organiser_fixable():
         tournament.options = fmt.start_check(tournament, count).to_json()  # the defaulted options filled
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at", "options"])
-        pairings_open(tournament)
+        pairings_open(tournament, entrants=entrants)
     tournament.refresh_from_db()
     return tournament

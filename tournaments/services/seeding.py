@@ -29,6 +29,7 @@ from speedsite.errors import Invalid
 
 from ..models import Entrant, PlayerRating, Tournament
 from .common import require_organiser, require_setup, tournament_lock
+from .entrants import MAX_ENTRANTS
 
 
 @transaction.atomic
@@ -57,18 +58,22 @@ def rating_order(entrants: Sequence[Entrant], ratings: dict[int, PlayerRating]) 
 
 
 def _seeds_set(ordered: Sequence[Entrant]) -> None:
-    """Seeds 1..n in this order (out of the way first: a seed is unique in its tournament)."""
+    """Seeds 1..n in this order, in two statements whatever the field (out of the way first: a seed is unique)."""
     offset = len(ordered) + max((e.seed for e in ordered), default=0)
     for entrant in ordered:
         entrant.seed += offset
-        entrant.save(update_fields=["seed"])
+    Entrant.objects.bulk_update(ordered, ["seed"], batch_size=MAX_ENTRANTS)
     for number, entrant in enumerate(ordered, start=1):
         entrant.seed = number
-        entrant.save(update_fields=["seed"])
+    Entrant.objects.bulk_update(ordered, ["seed"], batch_size=MAX_ENTRANTS)
 
 
-def seeds_apply(tournament: Tournament) -> dict[str, Any]:
-    """Set the seeds by the tournament's method and record the order used; called locked, at the start."""
+def seeds_apply(tournament: Tournament) -> list[Entrant]:
+    """Set the seeds by the tournament's method and record the order used; called locked, at the start.
+
+    Returns the entrants with their players, by their new seeds: the pairing manager takes
+    them rather than reading them again.
+    """
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("player").order_by("seed"))
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=[e.player_id for e in entrants])}
     record: dict[str, Any] = {"method": tournament.seed_by}
@@ -92,4 +97,4 @@ def seeds_apply(tournament: Tournament) -> dict[str, Any]:
     ]
     tournament.seeding_record = record
     tournament.save(update_fields=["seeding_record"])
-    return record
+    return list(ordered)
