@@ -223,6 +223,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "ConfirmationEnum": "matches.models.Match.Confirmation",
+        "SeedByEnum": "tournaments.models.Tournament.SeedBy",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

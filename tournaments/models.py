@@ -75,6 +75,20 @@ class Tournament(models.Model):
     # and, once check-in opens, entrants who have not checked in are dropped at the start.
     registration_open = models.BooleanField(default=False)
     checkin_open = models.BooleanField(default=False)
+    # Entry rules (`tournaments.services.entry`): at most `max_entrants` entrants (None: no cap),
+    # approved registrations beyond it wait in order; self-registration ends at `registration_closes_at`.
+    max_entrants = models.PositiveIntegerField(null=True, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+
+    class SeedBy(models.TextChoices):
+        MANUAL = "manual", "By hand (the entrants' order)"
+        RATING = "rating", "By rating (highest first, unrated last)"
+        RANDOM = "random", "Random draw"
+
+    # How the seeds are set at the start (not `options.seeding`, how a bracket places the seeds) (`tournaments.services.seeding`), and the order it gave:
+    # {"method", "draw" (random), "order": [{"seed", "handle", "rating" (None: unrated)}]}.
+    seed_by = models.CharField(max_length=10, choices=SeedBy.choices, default=SeedBy.MANUAL)
+    seeding_record = models.JSONField(null=True, blank=True)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -242,6 +256,7 @@ class Registration(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for approval"
+        WAITING = "waiting", "On the waiting list"
         APPROVED = "approved", "Approved"
         DECLINED = "declined", "Declined"
 
@@ -249,6 +264,8 @@ class Registration(models.Model):
     player = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When an approval found the event full: the waiting list is in this order, first in first up.
+    waiting_since = models.DateTimeField(null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -262,6 +279,35 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} asks to enter {self.tournament_id} ({self.status})"
+
+
+class RoundSchedule(models.Model):
+    """When a round may begin at the earliest ("not before"), as the organiser set it; shown and in the calendars."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="schedule")
+    round = models.PositiveIntegerField()
+    not_before = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament_id", "round"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round"], name="round_schedule_once_per_round"),
+            models.CheckConstraint(condition=models.Q(round__gte=1), name="round_schedule_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.round} not before {self.not_before}"
+
+
+class CalendarToken(models.Model):
+    """A player's secret for their calendar feed's URL (no session needed); a new one revokes the old."""
+
+    player = models.OneToOneField("matches.Player", on_delete=models.CASCADE, related_name="calendar_token")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar of {self.player_id}"
 
 
 class CorrectionRecord(models.Model):

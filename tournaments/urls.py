@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:tournament_id>/", views.TournamentDetailApi.as_view(), name="tournament-detail"),
     path("<int:tournament_id>/entrants/", views.EntrantListAddApi.as_view(), name="entrant-list"),
     path("<int:tournament_id>/entrants/<str:handle>/", views.EntrantRemoveApi.as_view(), name="entrant-detail"),
+    path("<int:tournament_id>/entry-rules/", views.EntryRulesApi.as_view(), name="entry-rules"),
     path("<int:tournament_id>/start/", views.TournamentStartApi.as_view(), name="tournament-start"),
     path("<int:tournament_id>/start/undo/", views.TournamentStartUndoApi.as_view(), name="tournament-start-undo"),
     path("<int:tournament_id>/matches/", views.PairingListApi.as_view(), name="pairing-list"),

@@ -88,10 +88,4 @@ def test_existing_tournaments_keep_their_options_forward_and_back() -> None:
             row = back.objects.get(pk=ids[format])
             assert {name: getattr(row, name) for name in options} == options, format
     finally:
-        _migrate(_latest())
-
-
-def _latest() -> list[tuple[str, str]]:
-    """Every app's last migration: the schema the other tests expect."""
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # every migration, for the tests after

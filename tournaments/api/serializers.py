@@ -14,6 +14,7 @@ from speedsite.api_fields import NameOrObjectField, StrictCharField
 from tournaments.formats import FORMATS
 from tournaments.formats.options import OptionSpec
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
+from tournaments.services.entry import MAX_CAP
 from tournaments.standings import METRICS
 
 # The columns' ranges: a number beyond them is a 400 here, never a database error or a wrapped value.
@@ -102,6 +103,32 @@ class TournamentCreateInput(serializers.Serializer):
         required=False,
         default=dict,
         help_text="The format's own options (each format's object below); a name left out takes its default.",
+    )
+    seed_by = serializers.ChoiceField(
+        choices=Tournament.SeedBy.choices,
+        default=Tournament.SeedBy.MANUAL.value,
+        help_text='How the seeds are set at the start: "manual" (as entered), "rating" (Glicko-2, highest '
+        'first, unrated last in entry order) or "random" (a draw; its number is recorded).',
+    )
+    max_entrants = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=2,
+        max_value=MAX_CAP,
+        help_text="The cap on entrants (null: none); approved registrations past it wait in order.",
+    )
+    registration_closes_at = serializers.DateTimeField(
+        required=False, allow_null=True, default=None, help_text="After it, players can no longer register."
+    )
+
+
+class EntryRulesInput(serializers.Serializer):
+    max_entrants = serializers.IntegerField(
+        allow_null=True, min_value=2, max_value=MAX_CAP, help_text="The cap on entrants (null: none)."
+    )
+    registration_closes_at = serializers.DateTimeField(
+        allow_null=True, help_text="After it, players can no longer register (null: until the start)."
     )
 
 
@@ -194,6 +221,11 @@ class TournamentOutput(serializers.ModelSerializer):
             "confirm_within",
             "time_limit_ms",
             "options",
+            "seed_by",
+            "seeding_record",
+            "max_entrants",
+            "registration_closes_at",
+            "starts_at",
             "entrant_count",
             "created_at",
             "started_at",

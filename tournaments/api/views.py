@@ -22,12 +22,14 @@ from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament
+from tournaments.services.entry import entry_rules_set
 
 from .serializers import (
     CorrectionInput,
     CorrectionRecordOutput,
     EntrantAddInput,
     EntrantOutput,
+    EntryRulesInput,
     PairingOutput,
     RatingChangeOutput,
     RatingOutput,
@@ -158,6 +160,19 @@ class EntrantRemoveApi(APIView):
     def delete(self, request: Request, tournament_id: int, handle: str) -> Response:
         services.entrant_remove(tournament_id=tournament_id, handle=handle, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EntryRulesApi(APIView):
+    """The cap on entrants and the registration deadline, before the start; a higher cap moves the waiting up."""
+
+    permission_classes = [IsOrganiserOrReadOnly]
+
+    @extend_schema(request=EntryRulesInput, responses=TournamentDetailOutput)
+    def put(self, request: Request, tournament_id: int) -> Response:
+        data = EntryRulesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry_rules_set(tournament_id=tournament_id, user=request.user, **data.validated_data)
+        return Response(_detail(tournament_id))
 
 
 class TournamentStartApi(APIView):

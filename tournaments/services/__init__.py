@@ -10,6 +10,8 @@
   format for a plan (`tournaments.plans.PairingPlan`) and saves it; called by the services above
   with the tournament locked
 - `running`, `registration`: the floor (calls, scores) and the entry before the start
+- `entry`: the cap, the waiting list and the deadline; `seeding`: the seeds set at the start (by hand,
+  rating or draw); `schedule`: the start time, rounds' "not before" times, players' calendar tokens
 
 Each service that touches a running tournament locks its row first
 (`common.tournament_lock`). What an organiser can fix in a format or a

@@ -11,6 +11,7 @@ from speedsite.errors import Invalid, NotFound
 
 from ..models import Entrant
 from .common import require_organiser, require_setup, tournament_lock
+from .entry import entry_is_full, waiting_move_up
 
 MAX_ENTRANTS = 4096
 
@@ -27,8 +28,14 @@ def entrant_add(*, tournament_id: int, handle: str, user: AnyUser, seed: int | N
     entrants = Entrant.objects.filter(tournament=tournament)
     if entrants.filter(player=player).exists():
         raise Invalid(f"{player.handle!r} is already entered.", extra={"field": "player"})
-    if entrants.count() >= MAX_ENTRANTS:
+    count = entrants.count()
+    if count >= MAX_ENTRANTS:
         raise Invalid(f"A tournament takes at most {MAX_ENTRANTS} entrants.")
+    if entry_is_full(tournament, entrants=count):
+        raise Invalid(
+            f"{tournament.name!r} is full ({tournament.max_entrants} entrants): raise the cap or withdraw someone first.",
+            extra={"field": "player"},
+        )
     if seed is None:
         seed = (entrants.aggregate(last=Max("seed"))["last"] or 0) + 1
     elif seed < 1:
@@ -45,11 +52,15 @@ def entrant_add(*, tournament_id: int, handle: str, user: AnyUser, seed: int | N
 
 
 @transaction.atomic
-def entrant_remove(*, tournament_id: int, handle: str, user: AnyUser) -> None:
-    """Withdraw a player before the start."""
+def entrant_remove(*, tournament_id: int, handle: str, user: AnyUser) -> list[str]:
+    """Withdraw a player before the start; the first on the waiting list moves up into the place.
+
+    Returns the handles that moved up (none without a cap or a waiting list).
+    """
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
     deleted, _ = Entrant.objects.filter(tournament=tournament, player__handle__iexact=handle).delete()
     if not deleted:
         raise NotFound(f"{handle!r} is not entered in {tournament.name!r}.")
+    return waiting_move_up(tournament)

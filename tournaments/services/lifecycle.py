@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -19,7 +20,9 @@ from tournaments.standings import metric_for
 from ..models import Entrant, Tournament, TournamentMatch
 from ..selectors import tournament_has_results
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
+from .entry import MAX_CAP
 from .pairings import pairings_open
+from .seeding import seeds_apply
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
@@ -102,6 +105,9 @@ def tournament_create(
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
+    seed_by: str = Tournament.SeedBy.MANUAL,
+    max_entrants: int | None = None,
+    registration_closes_at: datetime | None = None,
 ) -> Tournament:
     """A tournament, not started: entrants are added or register before the start. Organisers only.
 
@@ -109,6 +115,8 @@ def tournament_create(
     by its schema (`TournamentFormat.options`; an unknown name or a value out
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
+    `seed_by`, `max_entrants` and `registration_closes_at` are the entry rules
+    (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
     require_organiser(user)
     tournament = Tournament(created_by=user if user is not None and user.is_authenticated else None)
@@ -118,6 +126,16 @@ def tournament_create(
             name, format, best_of, first_to, ruleset, tie_breaks, confirmation, confirm_within, time_limit_ms, options
         ),
     )
+    if seed_by not in Tournament.SeedBy.values:
+        raise Invalid(
+            f"Unknown seed_by {seed_by!r}; use one of {', '.join(Tournament.SeedBy.values)}.",
+            extra={"field": "seed_by"},
+        )
+    if max_entrants is not None and not 2 <= max_entrants <= MAX_CAP:
+        raise Invalid(f"The cap is from 2 to {MAX_CAP} entrants, not {max_entrants}.", extra={"field": "max_entrants"})
+    tournament.seed_by = seed_by
+    tournament.max_entrants = max_entrants
+    tournament.registration_closes_at = registration_closes_at
     tournament.save()
     # /tournaments/ lists every tournament from the site lists' cache: a new one must appear there.
     site_lists_changed()
@@ -151,13 +169,14 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
     if count < 2:
         raise Invalid(f"A tournament needs at least 2 entrants; {tournament.name!r} has {count}.")
     fmt = format_for(tournament.format)
+    entrants = seeds_apply(tournament)  # by hand, by the ratings as they are now, or drawn; the order is recorded
     with organiser_fixable():
         tournament.setup_options = tournament.options  # put back if the start is undone
         tournament.options = fmt.start_check(tournament, count).to_json()  # the defaulted options filled
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at", "options", "setup_options"])
-        pairings_open(tournament)
+        pairings_open(tournament, entrants=entrants)
     tournament.refresh_from_db()
     return tournament
 
@@ -199,7 +218,8 @@ def tournament_start_undo(*, tournament_id: int, user: AnyUser) -> Tournament:
     if tournament.setup_options is not None:
         tournament.options = tournament.setup_options
     tournament.setup_options = None
-    tournament.save(update_fields=["status", "started_at", "finished_at", "options", "setup_options"])
+    tournament.seeding_record = None  # the next start seeds again
+    tournament.save(update_fields=["status", "started_at", "finished_at", "options", "setup_options", "seeding_record"])
     site_lists_changed()
     return tournament
 

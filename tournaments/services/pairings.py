@@ -26,14 +26,16 @@ from ..plans import BRACKET_FIELDS, PairingPlan, Run
 from ..selectors import entrant_list
 
 
-def pairings_open(tournament: Tournament) -> None:
+def pairings_open(tournament: Tournament, *, entrants: list[Entrant] | None = None) -> None:
     """Create the first pairings of a tournament that has just started, then advance as after a result.
 
-    The advance is handed the entrants and the rows `open` created (all the
-    tournament's pairings, in creation order) rather than reading them back.
+    The advance is handed the entrants (read here, or given by the start, which
+    has just seeded them: with their players, by seed) and the rows `open`
+    created (all the tournament's pairings, in creation order) rather than
+    reading them back.
     """
     tournament_format = format_for(tournament.format)
-    entrants = entrant_list(tournament=tournament)
+    entrants = entrant_list(tournament=tournament) if entrants is None else entrants
     players = {entrant.player_id: entrant.player for entrant in entrants}
     created = plan_apply(tournament, tournament_format.open(Run(tournament, entrants, [])), entrants, players)
     if tournament.status == Tournament.Status.RUNNING:

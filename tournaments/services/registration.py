@@ -27,6 +27,7 @@ from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock
 from .entrants import entrant_add
+from .entry import entry_is_full, registration_deadline_passed
 from .lifecycle import TournamentSettings, tournament_create, tournament_start, tournament_update
 
 #: Lines one pasted list may hold (a bigger field is split over several pastes).
@@ -88,6 +89,9 @@ def registration_create(*, tournament_id: int, user: AnyUser) -> Registration:
     tournament = tournament_lock(tournament_id)
     if tournament.status != Tournament.Status.SETUP or not tournament.registration_open:
         raise Conflict(f"Registration for {tournament.name!r} is closed.")
+    if registration_deadline_passed(tournament):
+        closes = timezone.localtime(tournament.registration_closes_at)
+        raise Conflict(f"Registration for {tournament.name!r} closed at {closes:%d %b %Y, %H:%M %Z}.")
     if Entrant.objects.filter(tournament=tournament, player=me).exists():
         raise Invalid(f"You are already entered in {tournament.name!r}.")
     registration, created = Registration.objects.get_or_create(tournament=tournament, player=me)
@@ -98,11 +102,11 @@ def registration_create(*, tournament_id: int, user: AnyUser) -> Registration:
 
 @transaction.atomic
 def registration_withdraw(*, tournament_id: int, user: AnyUser) -> None:
-    """The signed-in player takes back a registration still waiting for approval."""
+    """The signed-in player takes back a registration waiting for approval or on the waiting list."""
     me = user_player(user=user)
     tournament = tournament_lock(tournament_id)
     deleted, _ = Registration.objects.filter(
-        tournament=tournament, player=me, status=Registration.Status.PENDING
+        tournament=tournament, player=me, status__in=[Registration.Status.PENDING, Registration.Status.WAITING]
     ).delete()
     if not deleted:
         raise NotFound("You have no registration waiting for approval here.")
@@ -110,7 +114,11 @@ def registration_withdraw(*, tournament_id: int, user: AnyUser) -> None:
 
 @transaction.atomic
 def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -> Registration:
-    """An organiser approves (the player is entered after the last seed) or declines a registration."""
+    """An organiser approves (the player is entered after the last seed) or declines a registration.
+
+    An approval that finds the event full (`Tournament.max_entrants`) puts the
+    registration on the waiting list instead; it moves up when a place frees.
+    """
     require_organiser(user)
     registration = Registration.objects.select_related("player").filter(pk=registration_id).first()
     if registration is None:
@@ -120,13 +128,19 @@ def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -
     registration = Registration.objects.select_related("player").get(pk=registration_id)  # re-read under the lock
     if registration.status != Registration.Status.PENDING:
         raise Conflict(f"{registration.player.handle}'s registration is already {registration.status}.")
-    if approve:
+    now = timezone.now()
+    if approve and entry_is_full(tournament):
+        registration.status = Registration.Status.WAITING
+        registration.waiting_since = now
+    elif approve:
         entrant_add(tournament_id=tournament.pk, handle=registration.player.handle, user=user)
-    registration.status = Registration.Status.APPROVED if approve else Registration.Status.DECLINED
+        registration.status = Registration.Status.APPROVED
+    else:
+        registration.status = Registration.Status.DECLINED
     registration.decided_by = user if user is not None and user.is_authenticated else None
-    registration.decided_at = timezone.now()
-    registration.save(update_fields=["status", "decided_by", "decided_at"])
-    if approve:
+    registration.decided_at = now
+    registration.save(update_fields=["status", "waiting_since", "decided_by", "decided_at"])
+    if registration.status == Registration.Status.APPROVED:
         notify(
             kind=Kind.REGISTRATION_APPROVED,
             user_ids=[registration.player.user_id],

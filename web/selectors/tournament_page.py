@@ -392,6 +392,7 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         checkin_open=tournament.checkin_open,
     )
     names = ["summary", "bracket-index", standings_page_name(sort=sort, offset=first, limit=STANDINGS_PER_PAGE)]
+    names += ["entry"] if with_lists else []  # the entry rules and round times (web.selectors.entry)
     names += [f"bracket:{wanted}", guess["bracket"], f"html:nav:{wanted}"] if wanted else []
     names.append(guess["standings"])
     if with_lists:

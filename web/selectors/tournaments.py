@@ -106,6 +106,15 @@ def registrations_pending(*, tournament: Tournament) -> list[Registration]:
     )
 
 
+def registrations_waiting(*, tournament: Tournament) -> list[Registration]:
+    """The waiting list, first to move up first."""
+    return list(
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.WAITING)
+        .select_related("player")
+        .order_by("waiting_since", "id")
+    )
+
+
 def registration_of(*, tournament: Tournament, player_id: int | None) -> Registration | None:
     if player_id is None:
         return None

@@ -24,7 +24,7 @@ from matches.models import Game
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError
-from tournaments.models import Tournament, TournamentMatch
+from tournaments.models import Registration, Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
 from tournaments.services import entrant_remove, pairing_correct
 from tournaments.services.registration import (
@@ -59,6 +59,8 @@ from web.selectors.players import players_without_login
 from web.selectors.tournaments import registrations_pending
 from web.views.accounts import claim_url
 from web.views.matches import match_page
+from web.views.organise_entry import ACTIONS as ENTRY_ACTIONS
+from web.views.organise_entry import entry_action, entry_context
 
 View = Callable[..., HttpResponse]
 
@@ -125,8 +127,12 @@ def _manage_action(request: HttpRequest, tournament: Tournament, action: str) ->
     """Carry out one of the manage page's buttons; returns the message to show, or None for an unknown action."""
     post, user, tid = request.POST, request.user, tournament.pk
     if action == "remove":
-        entrant_remove(tournament_id=tid, handle=post.get("handle", ""), user=user)
-        return f"{post.get('handle')} withdrawn."
+        moved = entrant_remove(tournament_id=tid, handle=post.get("handle", ""), user=user)
+        return f"{post.get('handle')} withdrawn." + (
+            f" {', '.join(moved)} moved up from the waiting list." if moved else ""
+        )
+    if action in ENTRY_ACTIONS:
+        return entry_action(request, tournament, action)
     if action in ("registration_open", "registration_close"):
         tournament_registration_set(tournament_id=tid, user=user, open=action == "registration_open")
         return (
@@ -145,6 +151,8 @@ def _manage_action(request: HttpRequest, tournament: Tournament, action: str) ->
         registration = registration_decide(
             registration_id=_int(post.get("registration")), user=user, approve=action == "approve"
         )
+        if registration.status == Registration.Status.WAITING:
+            return f"{tournament.name} is full: {registration.player.handle} is on the waiting list."
         return f"{registration.player.handle} {'entered' if action == 'approve' else 'declined'}."
     if action in ("check_in", "check_out"):
         entrant = entrant_check_in(
@@ -242,6 +250,7 @@ def tournament_manage(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # The start can be taken back until anything is played.
         "may_undo": tournament.status == Tournament.Status.RUNNING
         and not selectors.tournament_played(tournament=tournament),
+        **entry_context(tournament),
     }
     return render(request, "web/organise/tournament_manage.html", context)
 

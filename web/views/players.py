@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from matches.selectors import (
     player_get,
@@ -16,6 +17,7 @@ from web.drawing.charts import line_chart
 from web.presenters.paging import page_number, page_of
 from web.selectors import players as player_reads
 from web.selectors import tournaments as tournament_reads
+from web.selectors.calendars import calendar_token_of, player_feed
 from web.selectors.mine import my_page, ways_in
 
 
@@ -27,9 +29,16 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         return render(request, "web/my_matches.html", {"page": None})
     page = my_page(player=me)
     next_names = tournament_reads.names_of(page.next_matches)
+    feed = player_feed(player=me)
+    token = calendar_token_of(player=me)
     context = {
         "page": page,
-        "next_matches": [(pairing, next_names[pairing.pk]) for pairing in page.next_matches],
+        "next_matches": [
+            (pairing, next_names[pairing.pk], feed.round_times.get((pairing.tournament_id, pairing.round)))
+            for pairing in page.next_matches
+        ],
+        "coming_up": [t for t in feed.tournaments if t.starts_at is not None],
+        "calendar_url": request.build_absolute_uri(reverse("web:player_ics", args=[token.token])) if token else "",
     }
     return render(request, "web/my_matches.html", context)
 

@@ -20,6 +20,7 @@ from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
 from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw
 from web.selectors import tournaments as tournament_reads
+from web.selectors.entry import entry_page_context
 from web.selectors.tournament_page import (
     tournament_page_context,
 )
@@ -55,6 +56,9 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["my_entry"] = tournament_reads.entrant_of(tournament=tournament, player_id=me.pk)
         context["my_registration"] = tournament_reads.registration_of(tournament=tournament, player_id=me.pk)
     context["signed_in_player"] = me
+    context |= entry_page_context(
+        tournament=tournament, registration=context.get("my_registration"), page_cache=context["page_cache"]
+    )
     return render(request, "web/tournament_detail.html", context)
 
 

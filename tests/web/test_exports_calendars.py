@@ -1,0 +1,137 @@
+"""A tournament's exports (standings and results as CSV, its logs as one zip) and its iCalendar feeds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from icalendar import Calendar
+
+from replays.services import log_submit
+from tests.factories import PASSWORD, body, make_players, make_tournament, play, ready, won_log
+from tournaments.models import TournamentMatch
+from tournaments.services.schedule import (
+    calendar_token_issue,
+    calendar_token_revoke,
+    round_schedule_set,
+    tournament_starts_at_set,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _csv(response: Any) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+def test_standings_and_results_export_as_csv(organiser: Any, client: Client) -> None:
+    players = make_players(4, prefix="x")
+    cup = make_tournament(organiser, players, format="round_robin", name='Winter, "open" cup')
+    for pairing in ready(cup):
+        play(organiser, pairing, pairing.player_one)
+    response = client.get(f"/tournaments/{cup.pk}/standings.csv")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == f'attachment; filename="winter-open-cup-{cup.pk}-standings.csv"'
+    rows = _csv(response)
+    assert rows[0][:3] == ["place", "handle", "name"]
+    assert len(rows) == 5 and {row[1] for row in rows[1:]} == {"x01", "x02", "x03", "x04"}
+    assert rows[1][1] == "x01"  # the first seat won every match: x01 played three times as player one
+
+    results = _csv(client.get(f"/tournaments/{cup.pk}/results.csv"))
+    assert results[0] == [
+        "round",
+        "key",
+        "name",
+        "players",
+        "score",
+        "winner",
+        "result_source",
+        "decided_at",
+        "match_id",
+    ]
+    decided = TournamentMatch.objects.filter(tournament=cup, status=TournamentMatch.Status.DECIDED).count()
+    assert len(results) - 1 == decided > 0
+    assert all(row[4] == "1-0" and row[5] == row[3].split(" v ")[0] for row in results[1:])
+
+
+def test_every_log_is_in_the_archive_byte_for_byte(organiser: Any, client: Client) -> None:
+    one, two = make_players(2, prefix="z")
+    cup = make_tournament(organiser, [one, two], format="single_elimination")
+    pairing = ready(cup)[0]
+    game = pairing.match.games.get(number=1)
+    data = body(won_log("speed", [one.handle, two.handle]))
+    log, _ = log_submit(game_id=game.pk, data=data, user=organiser)
+    response = client.get(f"/tournaments/{cup.pk}/logs.zip")
+    assert response["Content-Type"] == "application/zip"
+    assert "attachment" in response["Content-Disposition"]
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    assert archive.testzip() is None
+    name = f"match-{pairing.match_id}-{pairing.key}/game-1-log-{log.pk}-pending.json"
+    assert archive.namelist() == [name]
+    assert archive.read(name) == data
+
+
+def test_the_tournament_calendar_lists_the_start_and_each_round(organiser: Any, client: Client) -> None:
+    players = make_players(4, prefix="k")
+    cup = make_tournament(organiser, players, format="swiss", name="Cup; with, commas", swiss_rounds=2)
+    tournament_starts_at_set(tournament_id=cup.pk, user=organiser, starts_at=datetime(2030, 3, 1, 9, 0, tzinfo=UTC))
+    round_schedule_set(
+        tournament_id=cup.pk, user=organiser, round=2, not_before=datetime(2030, 3, 1, 10, 30, tzinfo=UTC)
+    )
+    response = client.get(f"/tournaments/{cup.pk}/calendar.ics")
+    assert response["Content-Type"] == "text/calendar; charset=utf-8"
+    text = response.content.decode()
+    assert "\r\n" in text and all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+    assert "SUMMARY:Cup\\; with\\, commas: start" in text
+    assert "DTSTART:20300301T090000Z" in text and "DTSTART:20300301T103000Z" in text
+    events = Calendar.from_ical(response.content).walk("VEVENT")
+    uids = [str(event["UID"]) for event in events]
+    assert uids == [f"tournament-{cup.pk}-start@testserver", f"tournament-{cup.pk}-round-2@testserver"]
+    again = Calendar.from_ical(client.get(f"/tournaments/{cup.pk}/calendar.ics").content).walk("VEVENT")
+    assert [str(event["UID"]) for event in again] == uids  # stable
+
+
+def test_a_player_feed_needs_only_its_token_and_a_new_token_revokes_the_old(organiser: Any, client: Client) -> None:
+    players = make_players(4, prefix="q")
+    cup = make_tournament(organiser, players, format="round_robin", name="Spring")
+    round_schedule_set(tournament_id=cup.pk, user=organiser, round=1, not_before=datetime(2030, 4, 1, 18, tzinfo=UTC))
+    first = calendar_token_issue(user=players[0].user).token
+    response = client.get(f"/calendar/{first}.ics")  # no session
+    assert response.status_code == 200
+    events = Calendar.from_ical(response.content).walk("VEVENT")
+    mine = [event for event in events if str(event["UID"]).startswith("pairing-")]
+    assert mine and all(event.decoded("DTSTART") == datetime(2030, 4, 1, 18, tzinfo=UTC) for event in mine)
+    assert all(str(event["SUMMARY"]).startswith("Spring, round 1: v q0") for event in mine)
+    second = calendar_token_issue(user=players[0].user).token
+    assert client.get(f"/calendar/{first}.ics").status_code == 404
+    assert client.get(f"/calendar/{second}.ics").status_code == 200
+    calendar_token_revoke(user=players[0].user)
+    assert client.get(f"/calendar/{second}.ics").status_code == 404
+
+
+def test_the_pages_show_the_schedule_the_rules_and_the_links(organiser: Any, client: Client) -> None:
+    players = make_players(4, prefix="v")
+    cup = make_tournament(organiser, players, format="round_robin", name="Shown", start=False, max_entrants=4)
+    tournament_starts_at_set(tournament_id=cup.pk, user=organiser, starts_at=datetime(2030, 5, 1, 9, tzinfo=UTC))
+    page = client.get(f"/tournaments/{cup.pk}/").content.decode()
+    assert "4 of 4 places taken" in page and "1 May 2030, 09:00 UTC" in page
+    assert f"/tournaments/{cup.pk}/calendar.ics" in page
+    client.login(username=organiser.get_username(), password=PASSWORD)
+    response = client.post(
+        f"/organise/tournaments/{cup.pk}/", {"action": "round_time", "round": "1", "not_before": "2030-05-01T10:00"}
+    )
+    assert response.status_code == 302
+    client.post(f"/organise/tournaments/{cup.pk}/", {"action": "start"})
+    page = client.get(f"/tournaments/{cup.pk}/").content.decode()
+    assert "Round 1: not before" in page and f"/tournaments/{cup.pk}/standings.csv" in page
+    client.logout()
+    client.login(username=players[0].user.get_username(), password=PASSWORD)
+    mine = client.get("/me/").content.decode()
+    assert "not before" in mine and "Make my calendar address" in mine
+    client.post("/me/calendar/", {"action": "issue"})
+    assert "/calendar/" in client.get("/me/").content.decode()

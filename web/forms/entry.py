@@ -1,0 +1,50 @@
+"""The manage page's forms for the entry rules, the seeding method, and the schedule."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from tournaments.models import Tournament
+from tournaments.services.entry import MAX_CAP
+from tournaments.services.schedule import MAX_ROUND
+
+
+def _when(label: str, help_text: str = "") -> forms.DateTimeField:
+    return forms.DateTimeField(
+        required=False,
+        label=label,
+        help_text=help_text,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+
+
+class EntryRulesForm(forms.Form):
+    max_entrants = forms.IntegerField(
+        required=False,
+        label="Most entrants",
+        help_text="Empty: no cap. Approved registrations past it wait in order, and move up when a place frees.",
+        validators=[MinValueValidator(2), MaxValueValidator(MAX_CAP)],
+    )
+    registration_closes_at = _when("Registration closes", "Times are UTC. Empty: open until the start.")
+
+
+class SeedingForm(forms.Form):
+    seed_by = forms.ChoiceField(
+        choices=Tournament.SeedBy.choices,
+        label="Seeding at the start",
+        widget=forms.RadioSelect,
+        help_text="By rating reads the ratings when you start; the order used is kept on the page.",
+    )
+
+
+class StartsAtForm(forms.Form):
+    starts_at = _when("Starts at", "Times are UTC.")
+
+
+class RoundTimeForm(forms.Form):
+    round = forms.IntegerField(
+        label="Round", validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND)], initial=1
+    )
+    not_before = _when("Not before", "Times are UTC. Empty: remove the round's time.")

@@ -1,0 +1,133 @@
+"""A tournament's exports: standings and results as CSV rows, and its logs as one streamed zip archive.
+
+The CSV is written by the `csv` module (quoting, one header line). The archive
+holds each log's stored bytes verbatim, named so a log is found back from its
+match, game and id: `match-<match id>-<key>/game-<n>-log-<log id>-<status>.json`.
+It is written as it streams (a zip can be written forward only, with a data
+descriptor after each member), so a request holds one chunk of logs at a time.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from tournaments.models import TournamentMatch
+from tournaments.selectors import StandingsView
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One stored log, with what names it in the archive."""
+
+    pk: int
+    match_id: int
+    key: str
+    game: int
+    status: str
+    data: bytes
+
+
+class _Echo:
+    """A file that hands back what is written to it (for csv.writer and zipfile, which write to files)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self.offset = 0
+
+    def write(self, data: bytes) -> int:
+        self.chunks.append(bytes(data))
+        self.offset += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self.offset
+
+    def flush(self) -> None:
+        pass
+
+    def take(self) -> bytes:
+        out, self.chunks = b"".join(self.chunks), []
+        return out
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def standings_rows(standings: StandingsView) -> list[list[object]]:
+    """Header and one row per player: place, handle, name, then each tie-break's value."""
+    header: list[object] = ["place", "handle", "name", *standings.tie_breaks]
+    rows: list[list[object]] = [header]
+    for row in standings.rows:
+        values = [_number(row.values.get(key)) for key in standings.tie_breaks]
+        rows.append(
+            [
+                row.label or (row.rank if row.rank is not None else ""),
+                row.player.handle,
+                row.player.display_name,
+                *values,
+            ]
+        )
+    return rows
+
+
+def _number(value: float | None) -> object:
+    if value is None:
+        return ""
+    return int(value) if float(value).is_integer() else round(value, 4)
+
+
+def results_rows(pairings: Iterable[TournamentMatch], names: dict[str, str]) -> list[list[object]]:
+    """Header and one row per decided pairing: where it was, who played, the score or places, who won, how."""
+    rows: list[list[object]] = [
+        ["round", "key", "name", "players", "score", "winner", "result_source", "decided_at", "match_id"]
+    ]
+    for pairing in pairings:
+        if pairing.status != TournamentMatch.Status.DECIDED:
+            continue
+        seats = pairing.seats
+        if len(seats) > 2:
+            score = "-".join(str(place) for place in (pairing.places or []))
+        else:
+            score = f"{pairing.games_one}-{pairing.games_two}"
+        rows.append(
+            [
+                pairing.round,
+                pairing.key,
+                names.get(pairing.key, pairing.key),
+                " v ".join(seat.handle for seat in seats),
+                score,
+                pairing.winner.handle if pairing.winner is not None else "",
+                pairing.result_source,
+                pairing.decided_at.isoformat() if pairing.decided_at else "",
+                pairing.match_id or "",
+            ]
+        )
+    return rows
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", text) or "_"
+
+
+def log_name(entry: LogEntry) -> str:
+    return f"match-{entry.match_id}-{_safe(entry.key)}/game-{entry.game}-log-{entry.pk}-{_safe(entry.status)}.json"
+
+
+def logs_zip(entries: Iterable[LogEntry]) -> Iterator[bytes]:
+    """The zip archive of these logs, as chunks: one log's member at a time."""
+    sink = _Echo()
+    with zipfile.ZipFile(sink, mode="w", compression=zipfile.ZIP_DEFLATED) as archive:  # type: ignore[arg-type]
+        for entry in entries:
+            with archive.open(log_name(entry), mode="w") as member:
+                member.write(entry.data)
+            yield sink.take()
+    yield sink.take()  # the central directory

@@ -1,0 +1,51 @@
+"""A tournament's exports: standings and results as CSV, every log as one zip archive of speed-log/1 documents.
+
+Public, as the tournament's page is: they say what the page shows, in files.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.text import slugify
+
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_get
+from web.presenters.exports import csv_text, logs_zip, results_rows, standings_rows
+from web.presenters.names import pairing_names
+from web.selectors.exports import export_logs, export_results, export_standings
+
+
+def _tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = tournament_get(tournament_id=tournament_id)
+    if tournament is None:
+        raise Http404("No such tournament")
+    return tournament
+
+
+def _filename(tournament: Tournament, what: str, ext: str) -> str:
+    return f"{slugify(tournament.name) or 'tournament'}-{tournament.pk}-{what}.{ext}"
+
+
+def _csv(tournament: Tournament, what: str, text: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, what, "csv")}"'
+    return response
+
+
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    return _csv(tournament, "standings", csv_text(standings_rows(export_standings(tournament=tournament))))
+
+
+def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    pairings = export_results(tournament=tournament)
+    return _csv(tournament, "results", csv_text(results_rows(pairings, pairing_names(pairings))))
+
+
+def logs_archive(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
+    """Streamed as it is written: a large tournament's logs never sit in memory together."""
+    tournament = _tournament_or_404(tournament_id)
+    response = StreamingHttpResponse(logs_zip(export_logs(tournament=tournament)), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "logs", "zip")}"'
+    return response
