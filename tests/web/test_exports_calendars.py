@@ -126,7 +126,7 @@ def test_the_pages_show_the_schedule_the_rules_and_the_links(organiser: Any, cli
         f"/organise/tournaments/{cup.pk}/", {"action": "round_time", "round": "1", "not_before": "2030-05-01T10:00"}
     )
     assert response.status_code == 302
-    client.post(f"/organise/tournaments/{cup.pk}/", {"action": "start"})
+    client.post(f"/organise/tournaments/{cup.pk}/start/")  # the confirmation page's button
     page = client.get(f"/tournaments/{cup.pk}/").content.decode()
     assert "Round 1: not before" in page and f"/tournaments/{cup.pk}/standings.csv" in page
     client.logout()

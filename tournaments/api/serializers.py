@@ -70,7 +70,9 @@ class FormatOptionsField(serializers.DictField):
     """A format's options as a JSON object; the format's schema (in the service) judges the names and values."""
 
 
-class TournamentCreateInput(serializers.Serializer):
+class TournamentSettingsInput(serializers.Serializer):
+    """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
+
     name = StrictCharField(max_length=120)
     format = serializers.ChoiceField(choices=list(FORMATS), help_text="The format; its own options go in `options`.")
     best_of = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
@@ -104,6 +106,11 @@ class TournamentCreateInput(serializers.Serializer):
         default=dict,
         help_text="The format's own options (each format's object below); a name left out takes its default.",
     )
+
+
+class TournamentCreateInput(TournamentSettingsInput):
+    """A new tournament: its settings and its entry rules (changed later through `entry-rules/`)."""
+
     seed_by = serializers.ChoiceField(
         choices=Tournament.SeedBy.choices,
         default=Tournament.SeedBy.MANUAL.value,

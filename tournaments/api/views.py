@@ -37,6 +37,7 @@ from .serializers import (
     TournamentCreateInput,
     TournamentDetailOutput,
     TournamentOutput,
+    TournamentSettingsInput,
     correction_preview_schema,
 )
 
@@ -117,9 +118,9 @@ class TournamentDetailApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(_detail(tournament_id))
 
-    @extend_schema(request=TournamentCreateInput, responses={200: TournamentDetailOutput})
+    @extend_schema(request=TournamentSettingsInput, responses={200: TournamentDetailOutput})
     def put(self, request: Request, tournament_id: int) -> Response:
-        data = TournamentCreateInput(data=request.data)
+        data = TournamentSettingsInput(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_update(
             tournament_id=tournament_id, user=request.user, settings=services.TournamentSettings(**data.validated_data)
