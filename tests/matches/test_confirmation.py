@@ -69,6 +69,30 @@ def post_log(client, game: Game, document: dict, capture):
         return client.post(f"/api/games/{game.pk}/logs/", data=body(document), content_type="application/json")
 
 
+class TestTheSameDocumentFromBothSides:
+    def test_both_players_sending_one_recorders_file_decide_the_game(self, client_for, alice, ben, capture):
+        """A recorder gives both players the same file: the second upload is the second player's word."""
+        game = make_match(alice, ben, best_of=1).games.get()
+        document = won_log("speed", ["alice", "ben"], winner_seat=1)
+        first = post_log(client_for(alice.user), game, document, capture)
+        assert first.status_code == 202
+        assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
+        second = post_log(client_for(ben.user), game, document, capture)
+        assert second.status_code == 202
+        assert second.json()["id"] != first.json()["id"]
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.decided_by) == ("decided", ben, "log")
+        assert game.logs.count() == 2
+
+    def test_the_same_file_again_from_the_same_player_is_the_same_submission(self, client_for, alice, ben, capture):
+        game = make_match(alice, ben, best_of=1).games.get()
+        document = won_log("speed", ["alice", "ben"], winner_seat=1)
+        first = post_log(client_for(alice.user), game, document, capture)
+        again = post_log(client_for(alice.user), game, document, capture)
+        assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
+        assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
+
+
 class TestOneSideAlone:
     def test_one_players_log_cannot_finish_a_match_or_move_a_rating(self, client_for, alice, ben, capture):
         """The reported failure: alice creates a best-of-1 and submits a simulated win; bob did nothing."""

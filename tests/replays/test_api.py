@@ -169,11 +169,12 @@ class TestFlow:
 
 
 class TestDuplicatesAndDisputes:
-    def test_the_same_document_twice_is_the_same_submission(self, client_for, alice, ben, capture):
+    def test_the_same_document_twice_from_one_player_is_the_same_submission(self, client_for, alice, ben, capture):
+        """From the other player it is their own submission (tests/matches/test_confirmation.py)."""
         game = make_match(alice, ben).games.get()
         data = body(won_log("speed", ["alice", "ben"]))
         first = submit(client_for(alice.user), game.pk, data, capture)
-        second = submit(client_for(ben.user), game.pk, data, capture)
+        second = submit(client_for(alice.user), game.pk, data, capture)
         assert first.status_code == 202
         assert second.status_code == 200
         assert second.json()["id"] == first.json()["id"]
