@@ -281,8 +281,8 @@ class TestErrors:
         )
         game.refresh_from_db()
         assert game.winner == alice
-        # ...but the same document again is still the same submission.
-        assert submit(client_for(ben.user), game.pk, body(first), capture).status_code == 200
+        # ...but the same document again from its submitter is still the same submission.
+        assert submit(client_for(alice.user), game.pk, body(first), capture).status_code == 200
 
     def test_anonymous_is_401(self, anon, game):
         self.assert_error(self.post(anon, game.pk, body(won_log("speed", ["alice", "ben"]))), 401)
