@@ -392,6 +392,7 @@ def game_confirm(*, game_id: int, user: AnyUser) -> Game:
     winner = seat_player(match, game.claimed_winner_id)
     me = user_player(user=user)
     plays = me is not None and me.pk in match.player_ids
+    decided_by: str
     if not plays and user_is_organiser(user=user):
         decided_by = Game.DecidedBy.ORGANISER
     else:
