@@ -62,6 +62,7 @@ class TestFlow:
             "number": 1,
             "status": "decided",
             "winner": "ben",
+            "winning_team": None,
             "decided_by": "log",
             "places": None,
             "timed_scores": None,
