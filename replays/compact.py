@@ -383,6 +383,22 @@ def cards_left_series(compact: CompactSteps) -> list[list[int]]:
     return series
 
 
+def played_steps(compact: CompactSteps) -> list[list[int]]:
+    """Per seat, the step at which each of its cards went onto a centre pile, in order: a timed game's score so far.
+
+    A play's cards are what it took off the seat's cards still to get rid of (a
+    run plays several); a collision, a stall's flip or a reshuffle plays nobody's.
+    """
+    series = cards_left_series(compact)
+    played: list[list[int]] = [[] for _ in series]
+    for index, row in enumerate(compact.rows):
+        if index == 0 or row[2] != PLAY or not 0 <= row[3] < len(series):
+            continue
+        seat = row[3]
+        played[seat] += [index] * max(series[seat][index - 1] - series[seat][index], 1)
+    return played
+
+
 def step_times(compact: CompactSteps) -> list[int]:
     """Every step's clock in ms (the first row's is absolute, the others differences): a timed match's limit."""
     times: list[int] = []

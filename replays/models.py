@@ -61,8 +61,11 @@ class MatchLog(StoredLog):
 
     class Meta(StoredLog.Meta):
         constraints = [
-            # The same document for the same game is the same submission.
-            models.UniqueConstraint(fields=["game", "sha256"], name="matchlog_unique_document_per_game"),
+            # The same document from the same submitter for the same game is the same submission;
+            # from another submitter it is their word too (a recorder gives both players one file).
+            models.UniqueConstraint(
+                fields=["game", "sha256", "submitted_by"], name="matchlog_unique_document_per_game_and_submitter"
+            ),
         ]
         indexes = [
             models.Index(fields=["status"]),

@@ -3,7 +3,9 @@
 Other tools parse this output, so its shape is a contract:
 
 - `verify [--steps] FILE...` prints one JSON object per line per file,
-  `{"file", "valid", "code", "event", "message", "winner"}` (and `"steps"`,
+  `{"file", "valid", "code", "event", "message", "winner", "cards_left"}`
+  (`cards_left`: each seat's cards still to get rid of for a valid log, what a
+  deadlock and a Speed Solitaire run are scored by; null otherwise) (and `"steps"`,
   the counts after the deal and after each event that passed). Exit 0 when
   every file is valid, 1 when any is not, 2 when a file cannot be read or is
   not JSON (that file is reported with code `bad_format`). `-` reads stdin.
@@ -56,7 +58,9 @@ def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
         document = parse_log(data)
     except (OSError, LogError) as error:
         message = error.message if isinstance(error, LogError) else f"Cannot read the file: {error.strerror or error}."
-        line.update(valid=False, code=ErrorCode.BAD_FORMAT.value, event=None, message=message, winner=None)
+        line.update(
+            valid=False, code=ErrorCode.BAD_FORMAT.value, event=None, message=message, winner=None, cards_left=None
+        )
         if steps:
             line["steps"] = []
         return line, True
@@ -67,6 +71,8 @@ def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
         event=verdict.event,
         message=verdict.message,
         winner=verdict.winner,
+        # A deadlock has no winner: the cards left are its result (a solitaire run is ranked by them).
+        cards_left=None if verdict.cards_left is None else list(verdict.cards_left),
     )
     if steps:
         line["steps"] = [step.to_counts() for step in verdict.steps or ()]

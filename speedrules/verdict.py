@@ -211,7 +211,7 @@ class Verdict:
         """The verdict as JSON, with `cards_left`, `plays_by_seat` and, when present, full steps.
 
         The command line's `verify` line is a separate contract (`cli.py`): it
-        keeps exactly its six keys, so it carries none of these.
+        keeps exactly its seven keys, so it carries `cards_left` and none of the others.
         """
         out: dict[str, Any] = {
             "valid": self.valid,

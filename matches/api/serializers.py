@@ -123,6 +123,14 @@ def places_output(match: Match, places: list[int] | None) -> list[dict[str, Any]
     return [{"place": place, "players": by_place[place]} for place in sorted(by_place)]
 
 
+def team_handles(match: Match, winner_id: int | None) -> list[str] | None:
+    """In Team Speed, the handles of the team a winner (named by its first seat) stands for; else None."""
+    if not match.is_team or winner_id is None:
+        return None
+    ids = match.team_of(winner_id)
+    return [player.handle for player in match.players if player.pk in ids]
+
+
 def seat_values(match: Match, values: list[int] | None) -> dict[str, int] | None:
     return (
         None if values is None else {player.handle: value for player, value in zip(match.players, values, strict=True)}
@@ -148,6 +156,10 @@ class GameOutput(serializers.ModelSerializer):
     claimed_places = serializers.SerializerMethodField(
         help_text="While awaiting confirmation, where games end in places: the places one side claims."
     )
+    winning_team = serializers.SerializerMethodField(
+        help_text="Team Speed: the team that won the game, its players in seat order (`winner` is its first "
+        "seat); null in other matches and while the game is not decided."
+    )
 
     class Meta:
         model = Game
@@ -156,6 +168,7 @@ class GameOutput(serializers.ModelSerializer):
             "number",
             "status",
             "winner",
+            "winning_team",
             "decided_by",
             "places",
             "timed_scores",
@@ -167,6 +180,10 @@ class GameOutput(serializers.ModelSerializer):
     @extend_schema_field(PlaceOutput(many=True, allow_null=True))
     def get_places(self, game: Game) -> list[dict[str, Any]] | None:
         return places_output(game.match, game.places)
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_winning_team(self, game: Game) -> list[str] | None:
+        return team_handles(game.match, game.winner_id)
 
     @extend_schema_field(PlaceOutput(many=True, allow_null=True))
     def get_claimed_places(self, game: Game) -> list[dict[str, Any]] | None:
@@ -273,10 +290,7 @@ class MatchOutput(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
     def get_winning_team(self, match: Match) -> list[str] | None:
-        if not match.is_team or match.winner_id is None:
-            return None
-        ids = match.team_of(match.winner_id)
-        return [player.handle for player in match.players if player.pk in ids]
+        return team_handles(match, match.winner_id)
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_best_of(self, match: Match) -> int | None:

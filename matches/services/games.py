@@ -383,25 +383,44 @@ def game_report_result(
 
 @transaction.atomic
 def game_confirm(*, game_id: int, user: AnyUser) -> Game:
-    """The opponent of the claiming side (or an organiser) confirms the claimed result: it decides the game."""
+    """The opponent of the claiming side (or an organiser who does not play in it) confirms the claimed result.
+
+    A player of the match confirms as a player, organiser or not: one side's
+    word never decides against the other side, so the claiming side cannot
+    confirm its own claim. An organiser outside the match decides it, and the
+    history says an organiser did (`decided_by` "organiser"), not both sides.
+    """
     game = game_lock(game_id=game_id)
     require_match_live(game.match)
     match = game.match
     if game.status != Game.Status.AWAITING_CONFIRMATION:
         raise Invalid(f"Game {game.number} is {game.get_status_display().lower()}; there is no result to confirm.")
     winner = seat_player(match, game.claimed_winner_id)
-    if not user_is_organiser(user=user):
+    me = user_player(user=user)
+    plays = me is not None and me.pk in match.player_ids
+    decided_by: str
+    if not plays and user_is_organiser(user=user):
+        decided_by = Game.DecidedBy.ORGANISER
+    else:
         me = _require_player(match, user, "confirm its results")
         if me.pk == game.claimed_by_id:
-            raise NotAllowed("Your own result waits for your opponent's confirmation; you cannot confirm it.")
+            raise NotAllowed(
+                "Your own result waits for your opponent's confirmation; you cannot confirm it"
+                + (
+                    " (as an organiser, settle the game instead, giving a reason)."
+                    if user_is_organiser(user=user)
+                    else "."
+                )
+            )
         if match.is_team and game.claimed_by_id in match.team_of(me.pk):
             raise NotAllowed("Your team's result waits for a player of the other team to confirm it.")
         if match.is_table or match.is_team:
             return _table_confirm(game=game, me=me, user=user, winner=winner)
+        decided_by = decided_by_source(Source(game.claim_source))
     return game_decide(
         game=game,
         winner=winner,
-        decided_by=decided_by_source(Source(game.claim_source)),
+        decided_by=decided_by,
         kind=ResultChange.Kind.CONFIRMATION,
         made_by=user,
         places=claimed_places(game),

@@ -19,7 +19,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from matches.models import Game, Match
-from matches.selectors import user_is_organiser, user_player
+from matches.selectors import signed_in, user_is_organiser, user_player
 from matches.services import HANDLE_PATTERN, AnyUser, game_lock, require_match_live
 from speedrules import LogError, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
@@ -158,8 +158,11 @@ _DECIDED_BY_WORDS: dict[str, str] = {
 def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True) -> tuple[MatchLog, bool]:
     """Store a submitted log for a game and enqueue its verification. Returns (log, created).
 
-    The same document for the same game is the same submission: the existing
-    row comes back with created False. `enqueue=False` stores the log pending
+    The same document for the same game from the same submitter is the same
+    submission: the existing row comes back with created False. From another
+    submitter it is a submission of its own: each log is its submitter's side's
+    word (`replays.evidence`), so both players sending one recorder's file is
+    both sides agreeing. `enqueue=False` stores the log pending
     without sending it to the workers (the benchmark sends it itself).
     """
     game = game_lock(game_id=game_id)  # NotFound: no such game
@@ -175,7 +178,9 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     if len(data) > settings.SPEED_LOG_MAX_BYTES:
         raise TooLarge(f"The log is {len(data)} bytes; the limit is {settings.SPEED_LOG_MAX_BYTES} bytes.")
     digest = hashlib.sha256(data).hexdigest()
-    existing = MatchLog.objects.filter(game=game, sha256=digest).first()
+    submitter = signed_in(user)
+    same = MatchLog.objects.filter(game=game, sha256=digest, submitted_by=submitter)
+    existing = same.first()
     if existing is not None:
         return existing, False
     _check_quotas(game=game, user=user, size=len(data))
@@ -206,10 +211,10 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
                 data=data,
                 size=len(data),
                 sha256=digest,
-                submitted_by=user if user is not None and user.is_authenticated else None,
+                submitted_by=submitter,
             )
-    except IntegrityError:  # the same document raced in; it is the same submission
-        return MatchLog.objects.get(game=game, sha256=digest), False
+    except IntegrityError:  # the same document from the same submitter raced in; it is the same submission
+        return same.get(), False
     if enqueue:
         logs_enqueue_verification(log_ids=[log.pk])
     return log, True

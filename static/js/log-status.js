@@ -1,6 +1,7 @@
 /* Live verification status of a submitted log: polls /api/logs/{id}/ until the
-   verdict is in (pending → verified or rejected) and redraws the panel in place,
-   inside an aria-live region, without reloading the page. */
+   verdict is in (pending → verified or rejected), then redraws the panel in place
+   from the page as the server now renders it, inside an aria-live region,
+   without reloading the page. */
 (function () {
   "use strict";
 
@@ -36,19 +37,31 @@
     return p;
   }
 
+  // The verdict in the page's own words: the server words the result from the game's state (a verified
+  // log may be one side's claim, awaiting the other side), so the panel is taken from the page itself.
   function render(log) {
+    fetch(window.location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-log-status]");
+        var freshBody = fresh && fresh.querySelector('[data-role="body"]');
+        if (!freshBody || fresh.dataset.status === "pending") throw new Error("no verdict in the page yet");
+        body.replaceChildren.apply(body, Array.prototype.slice.call(freshBody.childNodes));
+        box.dataset.status = fresh.dataset.status;
+      })
+      .catch(function () { renderPlain(log); });
+  }
+
+  // When the page cannot be fetched: the verdict alone, and where to see the game's result.
+  function renderPlain(log) {
     body.textContent = "";
     box.dataset.status = log.status;
     if (log.status === "verified") {
       body.appendChild(el("p", "verify-status__title", "Verified"));
-      var p = el("p", null, "Every event follows the rules and every card is accounted for. ");
-      if (log.winner_player) {
-        p.appendChild(el("strong", null, log.winner_player));
-        p.appendChild(document.createTextNode(" won the game."));
-      } else {
-        p.appendChild(document.createTextNode("The game ended in a deadlock (void)."));
-      }
-      body.appendChild(p);
+      body.appendChild(el("p", null, "Every event follows the rules and every card is accounted for. The match page says what it means for the game."));
       body.appendChild(actions(link(replayUrl, "Watch the replay", "button button--small")));
     } else {
       var title = el("p", "verify-status__title", "Rejected: ");

@@ -303,6 +303,30 @@
     scrubberLimit.style.left = (thumb / 2 + (width - thumb) * (timeLimit.position / last)) + "px";
   }
 
+  // A seat's cards played by step `index` within the limit: the steps of its plays, up to the limit, in order.
+  function playedBy(seat, index) {
+    var steps = timeLimit.playedAt ? timeLimit.playedAt[seat] : null;
+    if (!steps) return timeLimit.played[seat];
+    var count = 0;
+    while (count < steps.length && steps[count] <= index) count++;
+    return count;
+  }
+
+  function timedText(step, seat) {
+    var over = step.t > timeLimit.ms;
+    return plural(playedBy(seat, index), "card") + (over ? " played by the limit (" : " played so far (limit ") + clock(timeLimit.ms) + ")";
+  }
+
+  // The side panel's counts follow the step too.
+  function drawTimedPanel(step) {
+    if (!timeLimit || !timeLimit.played) return;
+    root.querySelectorAll('.timed-list [data-role="timed-played"]').forEach(function (node, seat) {
+      node.textContent = String(playedBy(seat, index));
+    });
+    var when = $("timed-when");
+    if (when) when.textContent = step.t > timeLimit.ms ? "cards played by the limit" : "cards played by this step";
+  }
+
   // Seats split around the centre: the later half across the table, the first half nearest the viewer.
   var half = Math.ceil(players.length / 2);
   var topSeats = [];
@@ -338,9 +362,9 @@
     left.appendChild(document.createTextNode(" left to play"));
     head.appendChild(left);
     box.appendChild(head);
-    // A timed match: the cards this seat had played when the clock reached the limit (its score).
+    // A timed match: the cards this seat has played by this step, counted up to the limit (its score).
     if (timeLimit && timeLimit.played) {
-      var timed = el("p", "seat__timed", plural(timeLimit.played[seat], "card") + " played by the limit (" + clock(timeLimit.ms) + ")");
+      var timed = el("p", "seat__timed", timedText(step, seat));
       timed.dataset.role = "timed-played";
       box.appendChild(timed);
     }
@@ -560,6 +584,7 @@
     bottomSeats.forEach(function (seat) { seatsBottom.appendChild(drawSeat(step, seat)); });
     drawCentre(step, forward);
     drawCounts(step);
+    drawTimedPanel(step);
     drawChart(index, step);
     drawTranscript(index);
 

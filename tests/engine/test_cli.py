@@ -27,8 +27,24 @@ def test_verify_prints_one_line_per_file_with_the_stable_keys() -> None:
     result = run_engine("verify", str(EXAMPLES / "valid-speed-1001.json"))
     assert result.returncode == 0
     (line,) = lines(result)
-    assert list(line) == ["file", "valid", "code", "event", "message", "winner"]
+    assert list(line) == ["file", "valid", "code", "event", "message", "winner", "cards_left"]
     assert (line["valid"], line["code"], line["event"], line["winner"]) == (True, "ok", None, 0)
+    assert line["cards_left"][0] == 0
+
+
+def test_verify_prints_the_cards_left_of_a_one_player_deadlock() -> None:
+    """A stuck Speed Solitaire run has no winner: its cards left are its score, so the line must carry them."""
+    path = EXAMPLES.parent / "spec-examples-ext" / "valid-solitaire-stuck-1005.json"
+    declared = json.loads(path.read_bytes())["result"]["cards_left"]
+    (line,) = lines(run_engine("verify", str(path)))
+    assert (line["valid"], line["winner"]) == (True, None)
+    assert line["cards_left"] == [declared]
+    assert declared > 0
+
+
+def test_verify_prints_no_cards_left_for_an_invalid_log() -> None:
+    (line,) = lines(run_engine("verify", str(EXAMPLES / "invalid-no_fit-1012.json")))
+    assert line["cards_left"] is None
 
 
 def test_the_old_name_replays_engine_runs_the_same_command_line() -> None:

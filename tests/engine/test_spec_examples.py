@@ -112,7 +112,9 @@ def test_the_command_line_gives_every_example_its_manifest_verdict(folder: str) 
     want = {entry["file"]: (entry["code"], entry["event"], entry["winner"]) for entry in entries}
     assert got == want
     assert result.returncode == 1  # some examples are invalid
-    assert all(list(line) == ["file", "valid", "code", "event", "message", "winner"] for line in lines.values())
+    assert all(
+        list(line) == ["file", "valid", "code", "event", "message", "winner", "cards_left"] for line in lines.values()
+    )
 
 
 def test_the_command_line_prints_the_stock_counts_of_a_spit_game() -> None:

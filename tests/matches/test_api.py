@@ -89,6 +89,7 @@ class TestMatches:
         assert game["status"] == "open"
         assert game["winner"] is None
         assert game["decided_by"] is None
+        assert game["winning_team"] is None  # Team Speed only
         detail = client_for(alice.user).get(f"/api/matches/{match['id']}/").json()
         assert detail == match
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from matches.evidence import ORGANISER, Claim, OutcomeKind, Source, game_outcome
 from matches.models import Game, Match, ResultChange
-from matches.services import games_lapse, match_annul, match_create
+from matches.services import games_lapse, match_annul, match_create, organiser_grant
 from tests.factories import body, make_match, make_players, won_log
 from tournaments.models import RatingChange
 
@@ -67,6 +67,30 @@ class TestOutcome:
 def post_log(client, game: Game, document: dict, capture):
     with capture(execute=True):
         return client.post(f"/api/games/{game.pk}/logs/", data=body(document), content_type="application/json")
+
+
+class TestTheSameDocumentFromBothSides:
+    def test_both_players_sending_one_recorders_file_decide_the_game(self, client_for, alice, ben, capture):
+        """A recorder gives both players the same file: the second upload is the second player's word."""
+        game = make_match(alice, ben, best_of=1).games.get()
+        document = won_log("speed", ["alice", "ben"], winner_seat=1)
+        first = post_log(client_for(alice.user), game, document, capture)
+        assert first.status_code == 202
+        assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
+        second = post_log(client_for(ben.user), game, document, capture)
+        assert second.status_code == 202
+        assert second.json()["id"] != first.json()["id"]
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.decided_by) == ("decided", ben, "log")
+        assert game.logs.count() == 2
+
+    def test_the_same_file_again_from_the_same_player_is_the_same_submission(self, client_for, alice, ben, capture):
+        game = make_match(alice, ben, best_of=1).games.get()
+        document = won_log("speed", ["alice", "ben"], winner_seat=1)
+        first = post_log(client_for(alice.user), game, document, capture)
+        again = post_log(client_for(alice.user), game, document, capture)
+        assert (again.status_code, again.json()["id"]) == (200, first.json()["id"])
+        assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
 
 
 class TestOneSideAlone:
@@ -132,10 +156,35 @@ class TestOneSideAlone:
             == 403
         )
 
-    def test_an_organiser_may_confirm(self, client_for, organiser, alice, ben, capture):
+    def test_an_organiser_may_confirm_and_the_history_says_an_organiser_decided(
+        self, client_for, organiser, alice, ben, capture
+    ):
         game = make_match(alice, ben).games.get()
         post_log(client_for(alice.user), game, won_log("speed", ["alice", "ben"], winner_seat=1), capture)
-        assert client_for(organiser).post(f"/api/games/{game.pk}/confirm/").json()["winner"] == "ben"
+        confirmed = client_for(organiser).post(f"/api/games/{game.pk}/confirm/").json()
+        assert (confirmed["winner"], confirmed["decided_by"]) == ("ben", "organiser")
+        change = ResultChange.objects.filter(game=game).latest("id")
+        assert (change.kind, change.after["decided_by"], change.made_by) == ("confirmation", "organiser", organiser)
+
+    def test_an_organiser_who_plays_cannot_confirm_their_own_claim(self, client_for, alice, ben, capture):
+        organiser_grant(user=alice.user)
+        game = make_match(alice, ben).games.get()
+        post_log(client_for(alice.user), game, won_log("speed", ["alice", "ben"], winner_seat=0), capture)
+        refused = client_for(alice.user).post(f"/api/games/{game.pk}/confirm/")
+        assert refused.status_code == 403
+        assert "settle" in refused.json()["message"]
+        game.refresh_from_db()
+        assert (game.status, game.winner, game.decided_by) == ("awaiting_confirmation", None, "")
+        assert not ResultChange.objects.filter(game=game, after__decided_by="players").exists()
+        # The opponent's confirmation still decides it.
+        assert client_for(ben.user).post(f"/api/games/{game.pk}/confirm/").json()["decided_by"] == "log"
+
+    def test_an_organiser_who_plays_cannot_confirm_their_own_report(self, client_for, alice, ben):
+        organiser_grant(user=alice.user)
+        game = make_match(alice, ben).games.get()
+        client_for(alice.user).post(f"/api/games/{game.pk}/report/", {"winner": "alice"}, format="json")
+        assert client_for(alice.user).post(f"/api/games/{game.pk}/confirm/").status_code == 403
+        assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
 
 
 class TestLapse:

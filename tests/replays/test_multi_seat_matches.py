@@ -274,6 +274,9 @@ class TestTeams:
         detail = client_for(organiser).get(f"/api/matches/{match['id']}/").json()
         assert detail["status"] == "finished"
         assert detail["winning_team"] == ["bo", "di"]
+        # Each game says which team won it too, not only its first seat's handle.
+        assert detail["games"][0]["winning_team"] == ["bo", "di"]
+        assert client_for(organiser).get(f"/api/games/{game_id}/").json()["winning_team"] == ["bo", "di"]
         assert detail["teams"] == [{"players": ["ann", "cy"], "wins": 0}, {"players": ["bo", "di"], "wins": 1}]
         assert detail["score"] == {"ann": 0, "cy": 0, "bo": 1, "di": 1}
 

@@ -121,18 +121,27 @@ def test_a_match_played_out_through_the_api(worker, client_for, alice, ben):
         document = won_log("speed", ["alice", "ben"], winner_seat=seat, start=round_number * 40)
         response = post_log(ben_client if seat else alice_client, game["id"], body(document))
         assert response.status_code == 202
-        assert post_log(alice_client, game["id"], body(document)).status_code in (200, 202)
-        wait_until_judged([response.json()["id"]])
-        # The winner's own log is one side's word: the loser confirms it.
-        confirmed = (alice_client if seat else ben_client).post(f"/api/games/{game['id']}/confirm/")
-        assert confirmed.status_code == 200, confirmed.json()
+        judged = [response.json()["id"]]
+        if round_number == 0:
+            # The loser sends the same recorder's file: both sides' word, which decides the game.
+            same = post_log(alice_client, game["id"], body(document))
+            assert same.status_code == 202
+            judged.append(same.json()["id"])
+            wait_until_judged(judged)
+        else:
+            wait_until_judged(judged)
+            # The winner's own log is one side's word: the loser confirms it.
+            confirmed = (alice_client if seat else ben_client).post(f"/api/games/{game['id']}/confirm/")
+            assert confirmed.status_code == 200, confirmed.json()
+        # The same file again from the same player is the same submission.
+        assert post_log(ben_client if seat else alice_client, game["id"], body(document)).status_code == 200
     detail = alice_client.get(f"/api/matches/{match_id}/").json()
     assert detail["status"] == "finished"
     assert detail["winner"] == "alice"
     assert detail["score"] == {"alice": 2, "ben": 1}
     decided = [(g["winner"], g["decided_by"]) for g in detail["games"]]
     assert decided == [("ben", "log"), ("alice", "log"), ("alice", "log")]
-    assert MatchLog.objects.count() == 3  # the repeated submissions were the same submissions
+    assert MatchLog.objects.count() == 4  # the repeated submissions were the same submissions
 
 
 @pytest.mark.usefixtures("broker", "transactional_db")

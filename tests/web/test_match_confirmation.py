@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Game
-from matches.services import game_report_result, game_set_result, match_annul
+from matches.services import game_report_result, game_set_result, match_annul, organiser_grant
 from tests.factories import PASSWORD, make_match
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +30,16 @@ def test_the_opponent_confirms_on_the_match_page(alice, ben) -> None:
     assert Game.objects.get(pk=game.pk).status == Game.Status.DECIDED
     after = logged_in(ben.user).get(f"/matches/{match.pk}/").content.decode()
     assert "Confirmed" in after and "Evidence submitted" in after  # both changes in the history
+
+
+def test_an_organiser_who_plays_gets_no_confirm_button_for_their_own_claim(alice, ben) -> None:
+    organiser_grant(user=alice.user)
+    match = make_match(alice, ben, best_of=3)
+    game = game_report_result(game_id=match.games.get().pk, user=alice.user, winner="alice")
+    page = logged_in(alice.user).get(f"/matches/{match.pk}/").content.decode()
+    assert f"/games/{game.pk}/confirm/" not in page
+    assert logged_in(alice.user).post(f"/games/{game.pk}/confirm/").status_code == 403
+    assert Game.objects.get(pk=game.pk).status == Game.Status.AWAITING_CONFIRMATION
 
 
 def test_a_dispute_needs_a_reason_and_is_shown(alice, ben) -> None:

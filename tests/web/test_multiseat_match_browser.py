@@ -121,11 +121,16 @@ def test_a_timed_match_page_and_its_replay_show_the_limit(
     expect(page.locator("[data-role=scrubber-limit]")).to_be_visible()
     played = page.locator(".seat [data-role=timed-played]")
     expect(played).to_have_count(2)
-    expect(page.locator(".seat[data-seat='0'] [data-role=timed-played]")).to_contain_text(f"{timed[0]} card")
+    # The cards played follow the step: none at the deal, the score once the limit is passed.
+    seat_zero = page.locator(".seat[data-seat='0'] [data-role=timed-played]")
+    expect(seat_zero).to_have_text("0 cards played so far (limit 0:10.0)")
+    expect(page.locator(".timed-list [data-role=timed-played]").first).to_have_text("0")
     expect(page.locator("[data-role=clock]")).not_to_contain_text("past the limit")
     last = next(index for index, step in enumerate(steps) if step["t"] > 10_000)
     page.goto(f"{live_server.url}/replays/{log.pk}/#step={last}")
     page.reload()
+    expect(seat_zero).to_have_text(f"{timed[0]} card{'s' if timed[0] != 1 else ''} played by the limit (0:10.0)")
+    expect(page.locator(".timed-list [data-role=timed-played]").first).to_have_text(str(timed[0]))
     expect(page.locator("[data-role=clock]")).to_contain_text("past the limit")
     expect(page.locator("[data-role=clock]")).to_have_class("controls__clock is-over")
     # The chart's limit mark lies between the last step within the limit and the first past it.

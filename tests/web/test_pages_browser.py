@@ -37,7 +37,7 @@ def test_submit_a_log_through_the_page_and_see_it_verified(
     page.wait_for_url(re.compile(r"/logs/\d+/$"))
     status = page.locator("[data-log-status]")
     expect(status).to_have_attribute("data-status", "verified")
-    expect(status).to_contain_text("tomas won the game")
+    expect(status).to_contain_text("Awaiting confirmation: tomas says tomas won.")
     shot(page, "log-verified")
     page.get_by_role("link", name="Watch the replay").click()
     expect(page.locator("[data-replay]")).to_have_attribute("data-ready", "true")
@@ -76,7 +76,7 @@ def test_the_verdict_arrives_live_without_a_reload(
     log_verify(log_id=log.pk)  # what the worker would do
 
     expect(status).to_have_attribute("data-status", "verified", timeout=15_000)
-    expect(status).to_contain_text("tomas won the game")
+    expect(status).to_contain_text("Awaiting confirmation: quinn says tomas won.")
     assert page.evaluate("window.__sameDocument") is True  # updated in place, not reloaded
     # The live region is what a screen reader hears.
     expect(page.locator("[data-log-status] [aria-live=polite]")).to_contain_text("Verified")

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode, step_times
+from replays.compact import CompactSteps, cards_left_series, chunk, decode, encode, played_steps, step_times
 from web.drawing.charts import Chart, line_chart
 
 #: Steps in the page and in each chunk the script fetches: a long game's whole replay (~50
@@ -42,14 +42,21 @@ class TimeLimit:
     played: tuple[int, ...] | None  # per seat of the log, from the verified log; None when not known
     x: float | None = None  # where the chart marks it
     names: tuple[str, ...] = ()
+    # Per seat, the step of each card it played by the limit: the score so far follows the step.
+    played_at: tuple[tuple[int, ...], ...] = ()
 
     @property
     def reached(self) -> bool:
         return self.position is not None
 
+    def played_by_step(self, step: int) -> tuple[int, ...]:
+        """Each seat's cards played by the limit, counted up to `step`."""
+        return tuple(bisect_right(steps, step) for steps in self.played_at)
+
     @property
     def played_by_name(self) -> list[tuple[str, int]]:
-        return list(zip(self.names, self.played or (), strict=False))
+        """Each seat's cards played at the first step, as the page opens (the script follows the step)."""
+        return list(zip(self.names, self.played_by_step(0) if self.played_at else self.played or (), strict=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,11 +205,16 @@ def build_replay(
         if chart is not None and position is not None:
             x = chart.left + (chart.plot_width * position / (total - 1) if total > 1 else 0)
         played = tuple(timed_played) if timed_played is not None and len(timed_played) == len(names) else None
-        limit = TimeLimit(time_limit_ms, position, played, x, names)
+        within = bisect_right(step_times(compact), time_limit_ms)  # the steps at or before the limit
+        played_at = tuple(tuple(step for step in steps if step < within) for steps in played_steps(compact))
+        if played is None or len(played_at) != len(names):
+            played_at = ()
+        limit = TimeLimit(time_limit_ms, position, played, x, names, played_at)
         data["timeLimit"] = {
             "ms": time_limit_ms,
             "position": position,
             "played": None if played is None else list(played),
+            "playedAt": [list(steps) for steps in played_at] if played_at else None,
         }
     if chart is not None:
         data["chart"] = {

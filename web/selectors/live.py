@@ -6,7 +6,7 @@ import hashlib
 from typing import Any
 
 from django.db.models import F, Func, Max, QuerySet, Subquery, TextField, Value
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from matches.models import Match, ResultChange
 from replays.models import MatchLog
@@ -22,9 +22,14 @@ def _aggregates(queryset: QuerySet[Any], *parts: tuple[str, str]) -> Subquery:
 
     `Func`, not Django's aggregates, so that no GROUP BY is added: the subquery
     reads its rows once and answers one value, whatever the number of parts.
+    Joined with the ORM's `Concat` rather than SQL's CONCAT_WS, which SQLite (the
+    demo's database) has only since 3.44.
     """
-    values = [Cast(Func(F(column), function=function), output_field=TextField()) for function, column in parts]
-    text = Func(Value(":"), *values, function="CONCAT_WS", output_field=TextField())
+    joined: list[Any] = []
+    for function, column in parts:
+        value = Cast(Func(F(column), function=function), output_field=TextField())
+        joined += [Value(":"), Coalesce(value, Value(""), output_field=TextField())]
+    text = joined[1] if len(joined) == 2 else Concat(*joined[1:], output_field=TextField())
     return Subquery(queryset.order_by().values(v=text))
 
 

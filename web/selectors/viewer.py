@@ -26,10 +26,11 @@ class MatchViewer:
         return self.player_id is not None and game.status == Game.Status.OPEN
 
     def may_confirm(self, game: Game) -> bool:
-        """Any player but the claimant who has not confirmed it yet (at a table every other one must), or an organiser."""
+        """Any player but the claimant's side who has not confirmed it yet (at a table every other one must), or an
+        organiser who does not play in the match (one who plays confirms as a player: never their own claim)."""
         if game.status != Game.Status.AWAITING_CONFIRMATION:
             return False
-        if self.organiser:
+        if self.organiser and self.player_id is None:
             return True
         return self.player_id is not None and game.claimed_by_id not in self.side and not self.has_confirmed(game)
 

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from speedsite.site_cache import SiteCache
+from web.presenters.results import game_result_words
 from web.selectors import home as home_reads
 from web.selectors.tournament_page import (
     tournament_featured_context,
@@ -34,6 +35,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "running_matches": lists.running_matches,
         "finished_matches": lists.finished_matches,
         "latest_logs": lists.latest_logs,
+        # Each replay with its game's result as the game's state says it, not as the log alone would.
+        "latest_replays": [(log, game_result_words(log.game, log=log)) for log in lists.latest_logs],
         "site_cache": site,
         "home_parts": HOME_PARTS,
     }

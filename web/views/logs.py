@@ -14,6 +14,7 @@ from speedsite.errors import ApplicationError
 from web.forms.logs import LogSubmitForm
 from web.presenters.problems import log_problem
 from web.presenters.replay import build_replay, timed_by_log_seat
+from web.presenters.results import game_result_words
 from web.selectors import logs as log_reads
 
 
@@ -46,6 +47,7 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
         "game": log.game,
         "match": match,
         "replay": replay,
+        "result": game_result_words(log.game, log=log),
         "error": error,
     }
     return render(request, "web/replay.html", context)
@@ -75,4 +77,5 @@ def log_status(request: HttpRequest, log_id: int) -> HttpResponse:
     log = log_reads.log_get_for_page(log_id=log_id)
     if log is None:
         raise Http404("No such log")
-    return render(request, "web/log_status.html", {"log": log, "game": log.game, "match": log.game.match})
+    context = {"log": log, "game": log.game, "match": log.game.match, "result": game_result_words(log.game, log=log)}
+    return render(request, "web/log_status.html", context)
