@@ -1,6 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from web.forms.login import AdminLoginForm
+
+# The admin's login checks the username's length as the site's does (web.forms.login).
+admin.site.login_form = AdminLoginForm
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/tournaments/", include("tournaments.urls")),

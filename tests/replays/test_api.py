@@ -321,9 +321,27 @@ class TestErrors:
         document["padding"] = "x" * (2 * 1024 * 1024)
         self.assert_error(self.post(client_for(alice.user), game.pk, body(document)), 413, str(2 * 1024 * 1024))
 
-    def test_a_form_body_is_400_not_500(self, client_for, alice, game):
-        response = client_for(alice.user).post(f"/api/games/{game.pk}/logs/", {"log": "x"}, format="multipart")
-        assert response.status_code == 400
+    @pytest.mark.parametrize("url", ["/api/games/{game}/logs/", "/api/solitaire/"])
+    @pytest.mark.parametrize(
+        ("data", "content_type"),
+        [
+            ({"log": "x"}, None),  # a multipart form
+            ('{"format": "speed-log/1"}', "text/plain"),
+            ('{"format": "speed-log/1"}', "application/x-www-form-urlencoded"),
+        ],
+    )
+    def test_a_body_not_sent_as_json_is_415_like_every_endpoint(
+        self, *, client_for, alice, game, url, data, content_type
+    ):
+        # The raw-body endpoints read the bytes themselves, but take what the API's parsers take.
+        client = client_for(alice.user)
+        address = url.format(game=game.pk)
+        if content_type is None:
+            response = client.post(address, data, format="multipart")
+        else:
+            response = client.post(address, data, content_type=content_type)
+        assert response.status_code == 415, response.content
+        assert set(response.json()) == {"message", "extra"}
 
 
 class TestSpecExamplesThroughTheApi:

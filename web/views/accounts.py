@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.tokens import default_token_generator
@@ -16,11 +16,14 @@ from django.views.decorators.http import require_http_methods
 
 from matches.services import player_create
 from speedsite.errors import ApplicationError
+from speedsite.numbers import column_range, whole_number
 from web.forms.accounts import SignupForm
 from web.selectors.players import user_get
 
 #: The backend a new or claimed account is logged in with (the project uses Django's model backend).
 _BACKEND = "django.contrib.auth.backends.ModelBackend"
+#: The largest user id an invite link can name (what the id column holds).
+USER_ID_MAX = column_range(get_user_model(), "id")[1]
 
 
 @require_http_methods(["GET", "POST"])
@@ -52,8 +55,8 @@ def claim_url(user: AbstractBaseUser) -> str:
 def claim(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """A player an organiser created chooses a password, and can log in from then on."""
     try:
-        user = user_get(user_id=int(urlsafe_base64_decode(uidb64).decode()))
-    except (ValueError, UnicodeDecodeError):
+        user = user_get(user_id=whole_number(urlsafe_base64_decode(uidb64).decode(), low=1, high=USER_ID_MAX))
+    except (ValueError, UnicodeDecodeError):  # NumberError is a ValueError
         user = None
     if user is None or user.has_usable_password() or not default_token_generator.check_token(user, token):
         raise Http404("This invite link is not valid any more: ask the organiser for a new one, or log in.")
