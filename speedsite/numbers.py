@@ -171,13 +171,8 @@ class WholeNumberSerializerField(serializers.IntegerField):
 
 
 def query_whole(params: QueryDict, name: str, *, default: int, low: int, high: int) -> int:
-    """A whole number from a query string (`default` when absent), or `NumberError` naming it.
+    """A whole number from a query string (`default` when absent), or `NumberError`.
 
     Present but empty is an error too: the schema says integer, and "" is not one."""
     raw = params.get(name)
-    if raw is None:
-        return default
-    try:
-        return whole_number(raw, low=low, high=high)
-    except NumberError as exc:
-        raise NumberError(f"{name}: {exc}") from None
+    return default if raw is None else whole_number(raw, low=low, high=high)

@@ -115,7 +115,7 @@ def query_int(request: Request, name: str, default: int, *, low: int, high: int 
     try:
         return query_whole(request.query_params, name, default=default, low=low, high=high)
     except NumberError as exc:
-        raise Invalid(str(exc), extra={"field": name}) from None
+        raise Invalid(f"`{name}`: {exc}", extra={"field": name}) from None
 
 
 def _log_replay(log_id: int) -> tuple[MatchLog, CompactSteps]:

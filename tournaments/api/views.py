@@ -171,7 +171,7 @@ class PairingListApi(APIView):
                 else None
             )
         except NumberError as exc:
-            raise Invalid(str(exc), extra={"field": "round"}) from None
+            raise Invalid(f"`round`: {exc}", extra={"field": "round"}) from None
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=round_number,
