@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from .responses import error_response
+from .responses import error_response, is_api
 
 
 class RequestGuardMiddleware:
@@ -58,14 +58,15 @@ def _has_nul(pairs: Iterable[tuple[str, Iterable[str]]]) -> bool:
 def _nul_in(request: HttpRequest) -> str | None:
     """Which part of the request carries a NUL byte (in words), or None.
 
-    The form's fields are read only for a form's content types (Django parses no other body into POST),
-    after the size check above; a file's content is not a field, and stays the view's."""
+    The site's form fields are read only for a form's content types (Django parses no other body into
+    POST), after the size check above; a file's content is not a field, and stays the view's."""
     if "\x00" in request.path:
         return "address (%00)"
     if _has_nul(request.GET.lists()):
         return "address (%00)"
     if _has_nul((name, [value]) for name, value in request.COOKIES.items()):
         return "cookie"
-    if request.method == "POST" and _has_nul(request.POST.lists()):
+    # The API reads no form (a form body there is a 415), and its raw-body endpoints read the stream.
+    if request.method == "POST" and not is_api(request) and _has_nul(request.POST.lists()):
         return "form"
     return None

@@ -2,7 +2,8 @@
 
 Every whole number the site or the API reads goes through `whole_number`:
 
-- ASCII digits only, with a leading `-` where the range allows negatives.
+- ASCII digits only, with a leading `-` where the range allows negatives (a JSON body's
+  numbers are JSON integers, which the parser read).
   `str.isdigit()` also accepts `²` and `①` (which `int()` refuses: a 500), and
   `int()` accepts other scripts' digits (`١٢`) and underscores (`1_000`); none
   of them is a number anyone here means, so all are refused alike.
@@ -83,15 +84,17 @@ def column_range(model: type[models.Model], field_name: str) -> tuple[int, int]:
     """What an integer column holds: its type's range (as PostgreSQL has it, whatever the database),
     narrowed by the field's own min/max validators."""
     field = model._meta.get_field(field_name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{field_name} is not a column.")
     internal = field.get_internal_type()
     if internal not in BaseDatabaseOperations.integer_field_ranges:
         raise TypeError(f"{model.__name__}.{field_name} is not an integer column ({internal}).")
     low, high = BaseDatabaseOperations.integer_field_ranges[internal]
     for validator in field.validators:
         if isinstance(validator, MinValueValidator):
-            low = max(low, int(validator.limit_value))  # type: ignore[call-overload]
+            low = max(low, int(validator.limit_value))
         elif isinstance(validator, MaxValueValidator):
-            high = min(high, int(validator.limit_value))  # type: ignore[call-overload]
+            high = min(high, int(validator.limit_value))
     return low, high
 
 
@@ -139,11 +142,12 @@ class WholeNumberField(forms.IntegerField):
 
 
 class WholeNumberSerializerField(serializers.IntegerField):
-    """The API's whole number: a JSON integer (not a float, not a boolean), or a string of ASCII digits,
-    bounded by `min_value`/`max_value` and by `column` (`(Model, "field")`) when given."""
+    """The API's whole number: a JSON integer, as the schema says (not a float, a boolean or a string:
+    DRF's own field takes `3.0`, `"3"` and `"٣"`), bounded by `min_value`/`max_value` and by `column`
+    (`(Model, "field")`) when given."""
 
     default_error_messages = {
-        "invalid": "A whole number is required.",
+        "invalid": "A whole number (a JSON integer) is required.",
     }
 
     def __init__(
@@ -160,13 +164,8 @@ class WholeNumberSerializerField(serializers.IntegerField):
         super().__init__(min_value=low, max_value=high, **kwargs)
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int | str):
+        if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
-        if isinstance(data, str):
-            try:
-                return whole_number(data, low=None, high=None)
-            except NumberError:
-                self.fail("invalid")
         return int(data)
 
 

@@ -38,7 +38,8 @@ def _get_log_or_404(log_id: int) -> MatchLog:
 def read_log_body(request: Request) -> bytes:
     """The raw body, refusing one over the size limit before reading it, and one in a media type the API's
     parsers do not read (415, as every other endpoint answers: the body is read raw, but it is JSON)."""
-    if request.negotiator.select_parser(request, request.parsers) is None:
+    # As DRF judges `request.data`: a body (an empty one has no media type to refuse) the parsers do not take.
+    if request.stream is not None and request.negotiator.select_parser(request, request.parsers) is None:
         raise UnsupportedMediaType(request.content_type)
     limit = settings.SPEED_LOG_MAX_BYTES
     try:

@@ -447,3 +447,19 @@ def test_game_log_pages_cost_a_constant_number_of_queries(client_for, anon, alic
             assert len(anon.get(f"/api/games/{game.pk}/logs/?limit={limit}").json()["results"]) == limit
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 3
+
+
+def test_a_pending_logs_nulls_are_in_the_schema(client_for, anon, alice, ben):
+    # A log not yet verified has no code, engine version or winner: the schema must allow null there
+    # (Schemathesis, with other seeds, caught GET /api/logs/{id}/ and /api/games/{id}/logs/ answering it).
+    schema = anon.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    log_schema = schema["components"]["schemas"]["LogOutput"]["properties"]
+    for name in ("code", "engine_version", "winner", "winner_player", "event", "verified_at"):
+        assert log_schema[name].get("nullable"), name
+    game = make_match(alice, ben).games.get()
+    # Outside a transaction's commit the verification is never enqueued: the log stays pending.
+    response = client_for(alice.user).post(
+        f"/api/games/{game.pk}/logs/", body(won_log("speed", ["alice", "ben"])), content_type="application/json"
+    )
+    log = anon.get(f"/api/logs/{response.json()['id']}/").json()
+    assert (log["status"], log["code"], log["engine_version"], log["winner_player"]) == ("pending", None, None, None)

@@ -155,15 +155,15 @@ def _verified_log(alice: Any, ben: Any) -> MatchLog:
 
 
 class TestApiBodies:
-    @pytest.mark.parametrize("value", ["\u0663", "3.0", 3.0, True, "1_0", "", " "])
-    def test_a_series_is_a_json_integer_or_ascii_digits(self, client_for, organiser, alice, ben, value):
+    @pytest.mark.parametrize("value", ["\u0663", "3", "3.0", 3.0, True, "1_0", "", " "])
+    def test_a_series_is_a_json_integer(self, client_for, organiser, alice, ben, value):
         body = {"players": ["alice", "ben"], "best_of": value}
         error = _api_error(client_for(organiser).post("/api/matches/", body, format="json"), 400)
         assert "best_of" in error["extra"]["fields"]
         assert not Match.objects.exists()
 
-    def test_ascii_digits_in_a_string_still_count(self, client_for, organiser, alice, ben):
-        body = {"players": ["alice", "ben"], "best_of": "3"}
+    def test_a_json_integer_counts(self, client_for, organiser, alice, ben):
+        body = {"players": ["alice", "ben"], "best_of": 3}
         response = client_for(organiser).post("/api/matches/", body, format="json")
         assert response.status_code == 201, response.content
         assert Match.objects.get().series_length == 3
