@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from .numbers import NumberError, whole_number
 from .responses import error_response, is_api
 
 
@@ -31,8 +32,8 @@ class RequestGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.SPEED_REQUEST_MAX_BYTES
         try:
-            declared = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
+            declared = whole_number(request.META.get("CONTENT_LENGTH") or "0", low=0, high=None)
+        except NumberError:
             return error_response(request, status=400, title="Bad request", message="Content-Length is not a number.")
         if declared > limit:
             return error_response(

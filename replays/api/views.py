@@ -22,7 +22,7 @@ from replays.compact import CompactSteps, chunk, decode
 from replays.models import MatchLog
 from speedrules import ENGINE_VERSION
 from speedsite.errors import Invalid, NotFound, TooLarge
-from speedsite.numbers import NumberError, query_whole
+from speedsite.numbers import NumberError, query_whole, whole_number
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput, LogOutput, LogSubmissionOutput, StepsOutput
@@ -43,8 +43,8 @@ def read_log_body(request: Request) -> bytes:
         raise UnsupportedMediaType(request.content_type)
     limit = settings.SPEED_LOG_MAX_BYTES
     try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
+        declared = whole_number(request.META.get("CONTENT_LENGTH") or "0", low=0, high=None)
+    except NumberError:  # refused before, by the request guard
         declared = 0
     if declared > limit:
         raise TooLarge(

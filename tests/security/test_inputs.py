@@ -262,3 +262,13 @@ class TestDeepDocuments:
                 content_type="application/json",
             )
         assert response.status_code == 202, response.content
+
+
+class TestLogSubmitForm:
+    @pytest.mark.parametrize("game", ["\u0661", "99999999999999999999999", "1\u0660"])
+    def test_a_game_in_other_digits_is_no_choice(self, alice, ben, game):
+        make_match(alice, ben)
+        response = site(alice.user).post("/submit/", {"game": game, "text": "{}"})
+        assert response.status_code == 200
+        assert "game" in response.context["form"].errors
+        assert not MatchLog.objects.exists()
