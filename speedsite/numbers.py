@@ -113,7 +113,7 @@ def _bounds(
 
 class WholeNumberField(forms.IntegerField):
     """A form's whole number: `whole_number`'s parsing, bounded by `min_value`/`max_value` and by `column`
-    (`(Model, "field")`) when given. Either bound must exist: an unbounded number reaches a column."""
+    (`(Model, "field")`) when given. Both bounds must exist: an unbounded number would reach a column."""
 
     def __init__(
         self,
@@ -134,11 +134,9 @@ class WholeNumberField(forms.IntegerField):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         try:
-            return whole_number(str(value), low=None, high=None)
-        except NumberError:
-            raise forms.ValidationError(
-                f"Enter {_expected(self.min_value, self.max_value)} in the digits 0-9.", code="invalid"
-            ) from None
+            return whole_number(str(value), low=self.min_value, high=self.max_value)
+        except NumberError as exc:
+            raise forms.ValidationError(str(exc), code="invalid") from None
 
 
 class WholeNumberSerializerField(serializers.IntegerField):

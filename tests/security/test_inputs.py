@@ -8,14 +8,22 @@ from typing import Any
 
 import orjson
 import pytest
+from django import forms
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils.http import urlsafe_base64_encode
+from rest_framework import serializers
 
 from matches.models import Match
 from replays.models import MatchLog, SolitaireRun
 from speedsite.json_documents import MAX_DEPTH
-from speedsite.numbers import NumberError, column_range, whole_number
+from speedsite.numbers import (
+    NumberError,
+    WholeNumberField,
+    WholeNumberSerializerField,
+    column_range,
+    whole_number,
+)
 from tests.factories import body, make_match, make_player, make_tournament, submit, won_log
 from tournaments.models import Entrant, Tournament
 
@@ -59,6 +67,32 @@ class TestTheParser:
     def test_a_columns_range_is_its_type_on_every_database(self):
         assert column_range(Entrant, "seed") == (0, 2**31 - 1)
         assert column_range(Match, "series_length") == (0, 32767)
+
+
+class TestTheFields:
+    """How a form or a serializer adopts the parser: bounds from the column, narrowed by the caller."""
+
+    def test_the_form_field(self):
+        field = WholeNumberField(column=(Entrant, "seed"), min_value=1, required=False)
+        assert (field.min_value, field.max_value) == (1, 2**31 - 1)
+        assert field.clean(" 12 ") == 12
+        assert field.clean("") is None
+        for bad in ("4294967299", "0", "\u0663", "1.0"):
+            with pytest.raises(forms.ValidationError):
+                field.clean(bad)
+
+    def test_the_serializer_field(self):
+        field = WholeNumberSerializerField(column=(Match, "series_length"), min_value=1)
+        assert field.run_validation(5) == 5
+        for bad in (65537, 0, "5", 5.0, True, None):
+            with pytest.raises(serializers.ValidationError):
+                field.run_validation(bad)
+
+    def test_a_field_without_bounds_is_a_mistake(self):
+        with pytest.raises(TypeError):
+            WholeNumberField(min_value=1)
+        with pytest.raises(TypeError):
+            WholeNumberSerializerField(max_value=3)
 
 
 class TestSiteForms:
