@@ -7,19 +7,23 @@ refused before it, from the declared length alone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from .responses import error_response
+from .numbers import NumberError, whole_number
+from .responses import error_response, is_api
 
 
 class RequestGuardMiddleware:
-    """413 for a body declared over `SPEED_REQUEST_MAX_BYTES`; 400 for a NUL byte in the path or the query.
+    """413 for a body declared over `SPEED_REQUEST_MAX_BYTES`; 400 for a NUL byte in the path, the query,
+    a cookie or a form's field.
 
     A NUL byte cannot be stored in or compared by PostgreSQL (psycopg refuses the
-    string), so one reaching a query would be a server error.
+    string), so one reaching a query would be a server error: a session cookie is
+    looked up on every page, a form's field by the view it posts to. Refused here,
+    once, before any of them reads it. (A JSON body's NULs are the API parser's.)
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -28,8 +32,8 @@ class RequestGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = settings.SPEED_REQUEST_MAX_BYTES
         try:
-            declared = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
+            declared = whole_number(request.META.get("CONTENT_LENGTH") or "0", low=0, high=None)
+        except NumberError:
             return error_response(request, status=400, title="Bad request", message="Content-Length is not a number.")
         if declared > limit:
             return error_response(
@@ -42,10 +46,28 @@ class RequestGuardMiddleware:
                 ),
                 extra={"limit": limit, "log_limit": settings.SPEED_LOG_MAX_BYTES},
             )
-        if "\x00" in request.path or any(
-            "\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()
-        ):
-            return error_response(
-                request, status=400, title="Bad request", message="The address contains a NUL byte (%00)."
-            )
+        where = _nul_in(request)
+        if where:
+            return error_response(request, status=400, title="Bad request", message=f"The {where} contains a NUL byte.")
         return self.get_response(request)
+
+
+def _has_nul(pairs: Iterable[tuple[str, Iterable[str]]]) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in values) for key, values in pairs)
+
+
+def _nul_in(request: HttpRequest) -> str | None:
+    """Which part of the request carries a NUL byte (in words), or None.
+
+    The site's form fields are read only for a form's content types (Django parses no other body into
+    POST), after the size check above; a file's content is not a field, and stays the view's."""
+    if "\x00" in request.path:
+        return "address (%00)"
+    if _has_nul(request.GET.lists()):
+        return "address (%00)"
+    if _has_nul((name, [value]) for name, value in request.COOKIES.items()):
+        return "cookie"
+    # The API reads no form (a form body there is a 415), and its raw-body endpoints read the stream.
+    if request.method == "POST" and not is_api(request) and _has_nul(request.POST.lists()):
+        return "form"
+    return None

@@ -11,6 +11,8 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.serializers import Serializer
 
+from speedsite.numbers import NumberError, query_whole
+
 #: Beyond this an offset cannot point into any table here; PostgreSQL's OFFSET is a 64-bit integer.
 MAX_OFFSET = 2**31 - 1
 
@@ -19,23 +21,19 @@ class Pagination(LimitOffsetPagination):
     default_limit = 50
     max_limit = 500
 
-    def _number(self, request: Request, name: str, default: int | None, maximum: int) -> int | None:
-        raw = request.query_params.get(name)
-        if raw is None or raw == "":
-            return default
-        if not raw.isdigit() or not raw.isascii():
-            raise ValidationError({name: [f"{name} must be a whole number from 0 to {maximum}."]})
-        value = int(raw)
-        if value > maximum:
-            raise ValidationError({name: [f"{name} must be at most {maximum}."]})
-        return value
+    def _number(self, request: Request, name: str, default: int, maximum: int) -> int:
+        # Present but empty is refused like any other non-number: the schema says integer.
+        try:
+            return query_whole(request.query_params, name, default=default, low=0, high=maximum)
+        except NumberError as exc:
+            raise ValidationError({name: [str(exc)]}) from None
 
     def get_limit(self, request: Request) -> int | None:
         limit = self._number(request, self.limit_query_param, self.default_limit, self.max_limit)
         return self.default_limit if limit == 0 else limit
 
     def get_offset(self, request: Request) -> int:
-        return self._number(request, self.offset_query_param, 0, MAX_OFFSET) or 0
+        return self._number(request, self.offset_query_param, 0, MAX_OFFSET)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)

@@ -74,6 +74,8 @@ if SPEED_BENCHMARKS:
 MIDDLEWARE = [
     # First, so it compresses the response every other middleware has finished (API JSON only).
     "speedsite.compression.ApiGZipMiddleware",
+    # Next, so every error under /api/ is JSON whatever rendered it (DRF's HTML pages, the schema's YAML).
+    "speedsite.api_error_json.ApiErrorJsonMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Before anything reads the body (the CSRF check reads a whole form): oversized

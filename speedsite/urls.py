@@ -1,8 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from speedsite.handlers import error_preview
+from web.forms.login import AdminLoginForm
+
+# The admin's login checks the username's length as the site's does (web.forms.login).
+admin.site.login_form = AdminLoginForm
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The site's own error pages, seen with DEBUG (the demo), where errors show Django's debug pages.
+    path("errors/<int:status>/", error_preview, name="error_preview"),
+    path("api/errors/<int:status>/", error_preview, name="api_error_preview"),
     path("api/tournaments/", include("tournaments.urls")),
     path("api/", include("speedsite.api_urls")),
     path("", include("web.urls")),

@@ -4,6 +4,7 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from .forms.login import LoginForm
 from .views import (
     account_token,
     accounts,
@@ -82,7 +83,11 @@ site_patterns = [
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's password views keep the plain names they reverse to each other.
     path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),

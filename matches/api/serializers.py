@@ -12,6 +12,7 @@ from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score, match_table, match_teams, match_timed_totals
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from speedsite.numbers import WholeNumberSerializerField, column_range
 
 
 class PlayerCreateInput(serializers.Serializer):
@@ -34,8 +35,8 @@ class PlayerOutput(serializers.ModelSerializer):
         fields = ["id", "handle", "display_name"]
 
 
-#: The largest series a match or tournament stores (a PositiveSmallIntegerField column).
-SERIES_MAX = 32767
+#: The largest series a match stores (what its column holds).
+SERIES_MAX = column_range(Match, "series_length")[1]
 _SERIES_ERRORS = {
     "min_value": "A series is a whole number from 1.",
     "max_value": f"A series is a whole number from 1 to {SERIES_MAX}.",
@@ -46,7 +47,7 @@ def points_field(*, places: tuple[int, int], help_text: str) -> serializers.List
     """Optional points per place, best first, for tables of `places` (low, high) seats: matches and tournaments."""
     low, high = places
     return serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=MAX_POINTS_PER_PLACE),
+        child=WholeNumberSerializerField(min_value=0, max_value=MAX_POINTS_PER_PLACE),
         required=False,
         allow_null=True,
         default=None,
@@ -56,10 +57,10 @@ def points_field(*, places: tuple[int, int], help_text: str) -> serializers.List
     )
 
 
-def time_limit_field(*, help_text: str) -> serializers.IntegerField:
+def time_limit_field(*, help_text: str) -> WholeNumberSerializerField:
     """An optional timed round's limit in milliseconds, in the range the services accept."""
     low, high = TIME_LIMIT_RANGE_MS
-    return serializers.IntegerField(
+    return WholeNumberSerializerField(
         required=False, allow_null=True, default=None, min_value=low, max_value=high, help_text=help_text
     )
 
@@ -76,20 +77,20 @@ class MatchCreateInput(serializers.Serializer):
         },
         help_text="Two to four different player handles, in seat order; the ruleset's `players` must match.",
     )
-    best_of = serializers.IntegerField(
+    best_of = WholeNumberSerializerField(
+        column=(Match, "series_length"),
         required=False,
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=SERIES_MAX,
         error_messages=_SERIES_ERRORS,
     )
-    first_to = serializers.IntegerField(
+    first_to = WholeNumberSerializerField(
+        column=(Match, "series_length"),
         required=False,
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=SERIES_MAX,
         error_messages=_SERIES_ERRORS,
     )
     ruleset = NameOrObjectField(
@@ -325,7 +326,7 @@ class GameReportInput(serializers.Serializer):
         max_length=40, required=False, default=None, help_text="The handle of the player who won (two players)."
     )
     places = serializers.DictField(
-        child=serializers.IntegerField(min_value=1, max_value=4),
+        child=WholeNumberSerializerField(min_value=1, max_value=4),
         required=False,
         default=None,
         help_text=_PLACES_HELP,
@@ -337,7 +338,7 @@ class GameResultInput(serializers.Serializer):
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
     )
     places = serializers.DictField(
-        child=serializers.IntegerField(min_value=1, max_value=4),
+        child=WholeNumberSerializerField(min_value=1, max_value=4),
         required=False,
         default=None,
         help_text=_PLACES_HELP + " Null with a null winner voids the game.",

@@ -10,6 +10,7 @@ from django.http.request import RawPostDataException
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +22,7 @@ from replays.compact import CompactSteps, chunk, decode
 from replays.models import MatchLog
 from speedrules import ENGINE_VERSION
 from speedsite.errors import Invalid, NotFound, TooLarge
+from speedsite.numbers import NumberError, query_whole, whole_number
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput, LogOutput, LogSubmissionOutput, StepsOutput
@@ -34,11 +36,15 @@ def _get_log_or_404(log_id: int) -> MatchLog:
 
 
 def read_log_body(request: Request) -> bytes:
-    """The raw body, refusing one over the size limit before reading it."""
+    """The raw body, refusing one over the size limit before reading it, and one in a media type the API's
+    parsers do not read (415, as every other endpoint answers: the body is read raw, but it is JSON)."""
+    # As DRF judges `request.data`: a body (an empty one has no media type to refuse) the parsers do not take.
+    if request.stream is not None and request.negotiator.select_parser(request, request.parsers) is None:
+        raise UnsupportedMediaType(request.content_type)
     limit = settings.SPEED_LOG_MAX_BYTES
     try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
+        declared = whole_number(request.META.get("CONTENT_LENGTH") or "0", low=0, high=None)
+    except NumberError:  # refused before, by the request guard
         declared = 0
     if declared > limit:
         raise TooLarge(
@@ -101,18 +107,16 @@ STEPS_PER_PAGE = 500
 STEPS_PER_PAGE_MAX = 1000
 
 
-def query_int(request: Request, name: str, default: int, *, low: int, high: int | None = None) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
+#: The furthest step an offset may point at: a PostgreSQL integer, far beyond any log's steps.
+STEP_OFFSET_MAX = 2**31 - 1
+
+
+def query_int(request: Request, name: str, default: int, *, low: int, high: int = STEP_OFFSET_MAX) -> int:
+    """A whole number from the query (`speedsite.numbers`: ASCII digits, bounded; empty is refused)."""
     try:
-        value = int(raw)
-    except ValueError:
-        raise Invalid(f"`{name}` must be a whole number, not {raw!r}.", extra={"field": name}) from None
-    if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise Invalid(f"`{name}` must be {bounds}, not {value}.", extra={"field": name})
-    return value
+        return query_whole(request.query_params, name, default=default, low=low, high=high)
+    except NumberError as exc:
+        raise Invalid(f"`{name}`: {exc}", extra={"field": name}) from None
 
 
 def _log_replay(log_id: int) -> tuple[MatchLog, CompactSteps]:
@@ -132,8 +136,8 @@ def _verdict_fields(log: MatchLog) -> dict[str, Any]:
     }
 
 
-# The ranges `_query_int` enforces below, so the schema documents them.
-FROM_ZERO = {"type": "integer", "minimum": 0}
+# The ranges `query_int` enforces below, so the schema documents them.
+FROM_ZERO = {"type": "integer", "minimum": 0, "maximum": STEP_OFFSET_MAX}
 STEP_COUNT = {"type": "integer", "minimum": 1, "maximum": STEPS_PER_PAGE_MAX}
 
 _PAGE_PARAMETERS = [

@@ -8,11 +8,9 @@ broker down the log stays `pending` for `manage.py reverify --pending`).
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import timedelta
 from typing import Any
 
-import orjson
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -23,26 +21,21 @@ from matches.selectors import signed_in, user_is_organiser, user_player
 from matches.services import HANDLE_PATTERN, AnyUser, game_lock, require_match_live
 from speedrules import LogError, ruleset_from_json
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
+from speedsite.json_documents import JSONDocumentError, json_read
 
 from ..models import MatchLog
 from .reverification import logs_enqueue_verification
 
 
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
 def document_parse(data: bytes) -> Any:
+    """The log's JSON value, read as the API reads every body (`speedsite.json_documents`: the same limits)."""
     try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as first_error:
-        try:  # the standard parser accepts integers orjson refuses (beyond 64 bits), like the engine
-            return json.loads(data, parse_constant=_refuse_constant)
-        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
-            raise Invalid(
-                f"The body is not a JSON document ({first_error}); send the speed-log/1 log as the JSON body.",
-                extra={"field": "data", "problem": "not_json"},  # the site words it for people (web.presenters)
-            ) from first_error
+        return json_read(data)
+    except JSONDocumentError as exc:
+        raise Invalid(
+            f"The body is not a JSON document ({exc}); send the speed-log/1 log as the JSON body.",
+            extra={"field": "data", "problem": "not_json"},  # the site words it for people (web.presenters)
+        ) from None
 
 
 #: The most events a log may hold unless `settings.SPEED_LOG_MAX_EVENTS` says otherwise: a hundred

@@ -1,7 +1,7 @@
 """The site maps an uncaught domain error to a page with the API's status, in one place."""
 
 import pytest
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 
 from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
 from web.errors import DomainErrorMiddleware
@@ -29,3 +29,26 @@ def test_a_domain_error_becomes_a_page_with_its_status(error: ApplicationError, 
 def test_other_exceptions_pass_through() -> None:
     middleware = DomainErrorMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
     assert middleware.process_exception(RequestFactory().get("/"), ValueError("a bug")) is None
+
+
+class TestErrorPagePreviews:
+    """With DEBUG (the demo), Django shows its debug pages for errors; the site's own are at /errors/<status>/."""
+
+    @pytest.mark.parametrize(("status", "words"), [(404, b"Not found"), (500, b"Something went wrong"), (400, b"")])
+    def test_the_sites_own_pages_with_debug(self, settings, status, words):
+        settings.DEBUG = True
+        response = Client(raise_request_exception=False).get(f"/errors/{status}/")
+        assert response.status_code == status
+        assert response["Content-Type"].startswith("text/html")
+        assert b'class="site-header"' in response.content  # the site's page, not Django's
+        assert words in response.content
+
+    def test_the_apis_json_errors_with_debug(self, settings):
+        settings.DEBUG = True
+        for status in (404, 500):
+            response = Client(raise_request_exception=False).get(f"/api/errors/{status}/")
+            assert response.status_code == status
+            assert set(response.json()) == {"message", "extra"}
+
+    def test_not_without_debug(self):
+        assert Client().get("/errors/500/").status_code == 404

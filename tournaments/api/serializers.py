@@ -9,17 +9,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.api.serializers import time_limit_field
-from matches.models import Match
+from matches.models import Game, Match
 from speedsite.api_fields import NameOrObjectField, StrictCharField
+from speedsite.numbers import WholeNumberSerializerField
 from tournaments.formats import FORMATS
 from tournaments.formats.options import OptionSpec
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.services.entry import MAX_CAP
 from tournaments.standings import METRICS
 
-# The columns' ranges: a number beyond them is a 400 here, never a database error or a wrapped value.
-SMALL_MAX = 32767  # PositiveSmallIntegerField
-INT_MAX = 2**31 - 1  # PositiveIntegerField
+# Numbers are bounded by their columns (`speedsite.numbers`): beyond them is a 400, never a database
+# error or a wrapped value.
 
 _JSON_TYPES = {"int": "integer", "bool": "boolean"}
 
@@ -75,8 +75,12 @@ class TournamentSettingsInput(serializers.Serializer):
 
     name = StrictCharField(max_length=120)
     format = serializers.ChoiceField(choices=list(FORMATS), help_text="The format; its own options go in `options`.")
-    best_of = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
-    first_to = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=SMALL_MAX)
+    best_of = WholeNumberSerializerField(
+        column=(Tournament, "series_length"), min_value=1, required=False, allow_null=True, default=None
+    )
+    first_to = WholeNumberSerializerField(
+        column=(Tournament, "series_length"), min_value=1, required=False, allow_null=True, default=None
+    )
     ruleset = NameOrObjectField(
         required=False, default="speed", help_text='A preset name ("speed", ...) or a speed-log/1 ruleset object.'
     )
@@ -89,12 +93,12 @@ class TournamentSettingsInput(serializers.Serializer):
         help_text="\"opponent\": one side's result waits for the other side's confirmation; "
         '"none": verified logs decide at once (supervised play).',
     )
-    confirm_within = serializers.IntegerField(
+    confirm_within = WholeNumberSerializerField(
+        column=(Tournament, "confirm_within"),
         required=False,
         allow_null=True,
         default=900,
         min_value=1,
-        max_value=INT_MAX,
         help_text="Seconds before an unconfirmed result stands (a lapse); null: it never does.",
     )
     time_limit_ms = time_limit_field(
@@ -117,7 +121,7 @@ class TournamentCreateInput(TournamentSettingsInput):
         help_text='How the seeds are set at the start: "manual" (as entered), "rating" (Glicko-2, highest '
         'first, unrated last in entry order) or "random" (a draw; its number is recorded).',
     )
-    max_entrants = serializers.IntegerField(
+    max_entrants = WholeNumberSerializerField(
         required=False,
         allow_null=True,
         default=None,
@@ -131,7 +135,7 @@ class TournamentCreateInput(TournamentSettingsInput):
 
 
 class EntryRulesInput(serializers.Serializer):
-    max_entrants = serializers.IntegerField(
+    max_entrants = WholeNumberSerializerField(
         allow_null=True, min_value=2, max_value=MAX_CAP, help_text="The cap on entrants (null: none)."
     )
     registration_closes_at = serializers.DateTimeField(
@@ -141,13 +145,15 @@ class EntryRulesInput(serializers.Serializer):
 
 class EntrantAddInput(serializers.Serializer):
     player = StrictCharField(max_length=40, help_text="The player's handle.")
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=INT_MAX)
+    seed = WholeNumberSerializerField(
+        column=(Entrant, "seed"), min_value=1, required=False, allow_null=True, default=None
+    )
 
 
 class CorrectedGameInput(serializers.Serializer):
-    game = serializers.IntegerField(min_value=1, max_value=INT_MAX, help_text="The game's number in its match.")
+    game = WholeNumberSerializerField(column=(Game, "number"), min_value=1, help_text="The game's number in its match.")
     places = serializers.DictField(
-        child=serializers.IntegerField(min_value=1, max_value=4),
+        child=WholeNumberSerializerField(min_value=1, max_value=4),
         required=False,
         help_text="A table: every player's place in that game by handle (1 is best; shared places share the number).",
     )

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
 from speedsite.errors import Invalid, NotFound
+from speedsite.numbers import NumberError, query_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
@@ -208,14 +209,17 @@ class PairingListApi(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament_or_404(tournament_id)
-        round_number = request.query_params.get("round")
-        if round_number is not None and not (round_number.isascii() and round_number.isdigit()):
-            raise Invalid("round must be a whole number.", extra={"field": "round"})
-        if round_number is not None and int(round_number) > ROUND_MAX:
-            raise Invalid(f"round must be at most {ROUND_MAX}.", extra={"field": "round"})
+        try:
+            round_number = (
+                query_whole(request.query_params, "round", default=0, low=0, high=ROUND_MAX)
+                if "round" in request.query_params
+                else None
+            )
+        except NumberError as exc:
+            raise Invalid(f"`round`: {exc}", extra={"field": "round"}) from None
         pairings = selectors.pairing_list(
             tournament=tournament,
-            round_number=int(round_number) if round_number is not None else None,
+            round_number=round_number,
             bracket=request.query_params.get("bracket"),
         )
         paginator = Pagination()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.core.validators import MaxValueValidator, MinValueValidator
 
+from speedsite.numbers import WholeNumberField
 from tournaments.models import Tournament
 from tournaments.services.entry import MAX_CAP
 from tournaments.services.schedule import MAX_ROUND
@@ -21,11 +21,12 @@ def _when(label: str, help_text: str = "") -> forms.DateTimeField:
 
 
 class EntryRulesForm(forms.Form):
-    max_entrants = forms.IntegerField(
+    max_entrants = WholeNumberField(
+        min_value=2,
+        max_value=MAX_CAP,
         required=False,
         label="Most entrants",
         help_text="Empty: no cap. Approved registrations past it wait in order, and move up when a place frees.",
-        validators=[MinValueValidator(2), MaxValueValidator(MAX_CAP)],
     )
     registration_closes_at = _when("Registration closes", "Times are UTC. Empty: open until the start.")
 
@@ -44,7 +45,5 @@ class StartsAtForm(forms.Form):
 
 
 class RoundTimeForm(forms.Form):
-    round = forms.IntegerField(
-        label="Round", validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND)], initial=1
-    )
+    round = WholeNumberField(label="Round", min_value=1, max_value=MAX_ROUND, initial=1)
     not_before = _when("Not before", "Times are UTC. Empty: remove the round's time.")

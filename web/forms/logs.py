@@ -9,11 +9,21 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from matches.models import Game
+from speedsite.numbers import NumberError, whole_number
 from web.presenters.seats import players_title
 from web.selectors.logs import games_grouped
 
 
 class GameChoiceField(forms.ModelChoiceField):
+    def to_python(self, value: Any) -> Game | None:
+        # A game's id in the digits 0-9, as `speedsite.numbers` reads every number (int() would take other digits).
+        if value not in self.empty_values:
+            try:
+                whole_number(str(value), low=1, high=2**63 - 1)
+            except NumberError:
+                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice") from None
+        return super().to_python(value)  # type: ignore[no-any-return]
+
     def label_from_instance(self, obj: Game) -> str:  # type: ignore[override]
         match = obj.match
         state = " (disputed)" if obj.status == Game.Status.DISPUTED else ""

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from django import forms
 
 from speedrules import PRESETS, Ruleset
+from speedsite.numbers import WholeNumberField
 from web.forms.base import ServiceErrors
 from web.forms.points import points_input, time_limit_input
 from web.presenters.seats import ordinal
@@ -89,7 +90,7 @@ class MatchForm(ServiceErrors):
     )
     ruleset = forms.ChoiceField(choices=ruleset_choices, initial="speed")
     series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
-    series_length = forms.IntegerField(
+    series_length = WholeNumberField(
         min_value=1,
         max_value=99,
         initial=3,

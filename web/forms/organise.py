@@ -6,13 +6,18 @@ from typing import Any
 
 from django import forms
 
+from speedsite.numbers import WholeNumberField
+from tournaments.models import Entrant
+
 
 class EntrantForm(forms.Form):
     handle = forms.CharField(max_length=40, label="Player handle")
     display_name = forms.CharField(
         max_length=100, required=False, label="Name", help_text="For a new player: created without a login."
     )
-    seed = forms.IntegerField(required=False, min_value=1, help_text="Empty: after the last seed.")
+    seed = WholeNumberField(
+        column=(Entrant, "seed"), min_value=1, required=False, help_text="Empty: after the last seed."
+    )
 
 
 class BulkEntrantsForm(forms.Form):
@@ -35,8 +40,8 @@ class ReseedForm(forms.Form):
 class MatchScoreForm(forms.Form):
     """An organiser's final score of a match; the open games are set to reach it."""
 
-    games_one = forms.IntegerField(min_value=0, max_value=99)
-    games_two = forms.IntegerField(min_value=0, max_value=99)
+    games_one = WholeNumberField(min_value=0, max_value=99)
+    games_two = WholeNumberField(min_value=0, max_value=99)
     reason = forms.CharField(
         max_length=2000,
         required=False,

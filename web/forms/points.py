@@ -7,7 +7,8 @@ from typing import Any
 
 from django import forms
 
-from matches.services.matches import TIME_LIMIT_RANGE_MS
+from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
+from speedsite.numbers import NumberError, WholeNumberField, whole_number
 
 
 def points_parse(text: str) -> list[int] | None:
@@ -17,9 +18,12 @@ def points_parse(text: str) -> list[int] | None:
     parts = [part for part in re.split(r"[\s,;/-]+", text.strip()) if part]
     if not parts:
         return None
-    if not all(part.isdigit() for part in parts):
-        raise forms.ValidationError("Whole numbers, best place first, e.g. 3-1-0-0.")
-    return [int(part) for part in parts]
+    try:
+        return [whole_number(part, low=0, high=MAX_POINTS_PER_PLACE) for part in parts]
+    except NumberError:
+        raise forms.ValidationError(
+            f"Whole numbers from 0 to {MAX_POINTS_PER_PLACE} in the digits 0-9, best place first, e.g. 3-1-0-0."
+        ) from None
 
 
 class PointsField(forms.CharField):
@@ -40,9 +44,9 @@ def points_input(*, label: str, help_text: str, placeholder: str) -> PointsField
     )
 
 
-def time_limit_input(*, label: str, help_text: str) -> forms.IntegerField:
+def time_limit_input(*, label: str, help_text: str) -> WholeNumberField:
     """An optional timed round's limit in whole seconds, within the range the services accept."""
     low, high = TIME_LIMIT_RANGE_MS
-    return forms.IntegerField(
+    return WholeNumberField(
         required=False, min_value=low // 1000, max_value=high // 1000, label=label, help_text=help_text
     )

@@ -9,6 +9,7 @@ from django import forms
 from django.utils import timezone
 
 from matches.placings import DEFAULT_POINTS_PER_PLACE
+from speedsite.numbers import WholeNumberField
 from tournaments.formats import FORMATS, format_choices
 from tournaments.formats.options import OptionSpec
 from tournaments.models import Tournament
@@ -76,7 +77,7 @@ class TournamentForm(ServiceErrors):
     )
     format = forms.ChoiceField(choices=format_choices)
     series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
-    series_length = forms.IntegerField(min_value=1, max_value=99, initial=3, label="Games")
+    series_length = WholeNumberField(min_value=1, max_value=99, initial=3, label="Games")
     ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="speed")
     tie_break_1 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 1")
     tie_break_2 = forms.ChoiceField(choices=_metric_choices, required=False, label="Tie-break 2")
@@ -190,4 +191,4 @@ def option_field(spec: OptionSpec, default: object) -> forms.Field:
         return points_input(label=spec.label, help_text=spec.help_text, placeholder=example)
     if spec.kind == "ruleset":
         return forms.ChoiceField(choices=lambda: _table_ruleset_choices(spec.seats), initial=default, **common)
-    return forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum, initial=default, **common)
+    return WholeNumberField(min_value=spec.minimum, max_value=spec.maximum, initial=default, **common)

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from speedsite.numbers import is_ascii_whole
+
 _FROM_END = {0: "final", 1: "semi-final", 2: "quarter-final"}
 
 
@@ -85,7 +87,7 @@ def pairing_name(pairing: PairingLike, shape: SectionShape | None = None) -> str
     where = "bye" if pairing.status == "bye" else f"table {pairing.position}"
     if section == "group":
         group = pairing.key.split("-", 1)[0].removeprefix("G")
-        letter = chr(ord("A") + int(group) - 1) if group.isdigit() and 1 <= int(group) <= 26 else group
+        letter = chr(ord("A") + int(group) - 1) if is_ascii_whole(group) and 1 <= int(group) <= 26 else group
         return f"Group {letter}, round {pairing.round}, {where}"
     return f"Round {pairing.round}, {where}"
 

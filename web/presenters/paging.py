@@ -5,11 +5,21 @@ from __future__ import annotations
 from django.core.paginator import Page, Paginator
 from django.http import QueryDict
 
+from speedsite.numbers import NumberError, whole_number
+
+#: Beyond any list here; a page past the end shows the last one.
+PAGE_MAX = 10**6 - 1
+
 
 def page_number(params: QueryDict, name: str) -> int:
-    """The page `params` asks for under `name` (1 when none or nonsense); it names cached parts too."""
-    raw = params.get(name, "")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 10**6 else 1
+    """The page `params` asks for under `name`; it names cached parts too.
+
+    1 when none or nonsense (`?page=²`, `?page=0`, too large), as Django's `Paginator.get_page` treats a page
+    link it cannot read: a page number is a link's, not a person's input, and a stale link still shows a page."""
+    try:
+        return whole_number(params.get(name, ""), low=1, high=PAGE_MAX)
+    except NumberError:
+        return 1
 
 
 def page_of(total: int, per_page: int, number: int) -> Page[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import AbstractBaseUser
@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from matches.services import player_create, user_email_set
 from matches.services.notifications import notification_preferences_get, notification_preferences_set
 from speedsite.errors import ApplicationError
+from speedsite.numbers import column_range, whole_number
 from speedsite.throttles import AddressRateLimit
 from web.forms.accounts import NOTIFICATION_CHOICES, NotificationsForm, SignupForm
 from web.selectors.players import user_get
@@ -26,6 +27,8 @@ from web.views.rate_limits import too_many
 
 #: The backend a new or claimed account is logged in with (the project uses Django's model backend).
 _BACKEND = "django.contrib.auth.backends.ModelBackend"
+#: The largest user id an invite link can name (what the id column holds).
+USER_ID_MAX = column_range(get_user_model(), "id")[1]
 
 
 @require_http_methods(["GET", "POST"])
@@ -89,8 +92,8 @@ def claim_url(user: AbstractBaseUser) -> str:
 def claim(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     """A player an organiser created chooses a password, and can log in from then on."""
     try:
-        user = user_get(user_id=int(urlsafe_base64_decode(uidb64).decode()))
-    except (ValueError, UnicodeDecodeError):
+        user = user_get(user_id=whole_number(urlsafe_base64_decode(uidb64).decode(), low=1, high=USER_ID_MAX))
+    except (ValueError, UnicodeDecodeError):  # NumberError is a ValueError
         user = None
     if user is None or user.has_usable_password() or not default_token_generator.check_token(user, token):
         raise Http404("This invite link is not valid any more: ask the organiser for a new one, or log in.")

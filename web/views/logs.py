@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 from replays.compact import CompactSteps
 from replays.services import log_steps_build, log_submit, replay_compact
 from speedsite.errors import ApplicationError
+from speedsite.numbers import is_ascii_whole
 from web.forms.logs import LogSubmitForm
 from web.presenters.problems import log_problem
 from web.presenters.replay import build_replay, timed_by_log_seat
@@ -57,7 +58,7 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def log_submit_view(request: HttpRequest) -> HttpResponse:
     games = log_reads.games_open_for_submission(user=request.user)
-    initial = {"game": request.GET.get("game")} if request.GET.get("game", "").isdigit() else {}
+    initial = {"game": request.GET.get("game")} if is_ascii_whole(request.GET.get("game", "")) else {}
     form = LogSubmitForm(request.POST or None, request.FILES or None, games=games, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

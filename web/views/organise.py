@@ -24,6 +24,7 @@ from matches.models import Game
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError
+from speedsite.numbers import NumberError, whole_number
 from tournaments.models import Registration, Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
 from tournaments.services import entrant_remove, pairing_correct
@@ -169,7 +170,11 @@ def _manage_action(request: HttpRequest, tournament: Tournament, action: str) ->
 
 
 def _int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() else 0
+    """A row's id from a button's form (0, which no row has, when it is not one: the service says not found)."""
+    try:
+        return whole_number(value or "", low=1, high=2**63 - 1)
+    except NumberError:
+        return 0
 
 
 @organiser_required

@@ -12,6 +12,7 @@ from replays import selectors
 from replays.services import document_compact_steps
 from speedrules import PRESETS
 from speedsite.errors import ApplicationError
+from web.presenters.paging import page_number
 from web.presenters.replay import build_replay
 
 #: Rows of the leaderboard and of a player's runs per page.
@@ -20,7 +21,7 @@ PER_PAGE = 50
 
 def solitaire_board(request: HttpRequest) -> HttpResponse:
     """The leaderboard (each player's best), and the personal bests of `?player=` or of the viewer."""
-    board = Paginator(selectors.solitaire_leaderboard(), PER_PAGE).get_page(request.GET.get("page"))
+    board = Paginator(selectors.solitaire_leaderboard(), PER_PAGE).get_page(page_number(request.GET, "page"))
     handle = request.GET.get("player", "")
     player = player_get(handle=handle) if handle else user_player(user=request.user)
     bests = (
