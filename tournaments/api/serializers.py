@@ -74,7 +74,7 @@ class TournamentSettingsInput(serializers.Serializer):
     """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
 
     name = StrictCharField(max_length=120)
-    format = serializers.ChoiceField(choices=list(FORMATS), help_text="The format; its own options go in `options`.")
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, help_text="The format; its own options go in `options`.")
     best_of = WholeNumberSerializerField(
         column=(Tournament, "series_length"), min_value=1, required=False, allow_null=True, default=None
     )
@@ -88,7 +88,7 @@ class TournamentSettingsInput(serializers.Serializer):
         child=StrictCharField(), required=False, default=list, help_text=f"In order, from {sorted(METRICS)}."
     )
     confirmation = serializers.ChoiceField(
-        choices=Match.Confirmation.values,
+        choices=Match.Confirmation.choices,
         default=Match.Confirmation.OPPONENT.value,
         help_text="\"opponent\": one side's result waits for the other side's confirmation; "
         '"none": verified logs decide at once (supervised play).',
