@@ -108,6 +108,7 @@ def test_sixteen_players_seeded_by_rating_with_a_cap_and_a_waiting_list(
     expect(orga.locator("[data-role=round-times]")).to_contain_text("Round 2: not before 1 Jun 2030, 14:30")
     shot(orga, "entry-manage-before-start-desktop")
     orga.locator("[data-role=start]").click()
+    orga.locator("[data-role=start-confirm]").get_by_role("button", name="Start now").click()  # it asks first
     expect(orga).to_have_url(f"{url}/tournaments/{cup.pk}/")
 
     entered = [p.handle for p in players if p.handle != "p05"]

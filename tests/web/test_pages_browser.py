@@ -113,7 +113,7 @@ def test_the_submit_form_explains_what_is_wrong(page: Page, live_server: Any, lo
     # A log of other players is refused by the service, and the page says why.
     page.get_by_label("Or paste the JSON").fill(load("invalid-no_fit-1012.json").decode())
     page.get_by_role("button", name="Submit for verification").click()
-    expect(page.get_by_role("alert")).to_contain_text("this match is between 'tomas' and 'quinn'")
+    expect(page.get_by_role("alert")).to_contain_text("the match is tomas v quinn")
     assert not MatchLog.objects.filter(game__match=match).exists()
 
 
