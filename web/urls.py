@@ -4,7 +4,7 @@ everything else is in the "web" namespace."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tournaments
+from .views import accounts, home, live, logs, matches, new_match, organise, players, solitaire, tables, tournaments
 
 site_patterns = [
     path("tournaments/", tournaments.tournament_list, name="tournament_list"),
@@ -18,6 +18,9 @@ site_patterns = [
     path("games/<int:game_id>/report/", matches.game_report_view, name="game_report"),
     path("games/<int:game_id>/confirm/", matches.game_confirm_view, name="game_confirm"),
     path("games/<int:game_id>/dispute/", matches.game_dispute_view, name="game_dispute"),
+    path("games/<int:game_id>/table/", tables.game_table, name="game_table"),
+    path("play/", tables.play, name="play"),
+    path("tables/<int:table_id>/", tables.table_page, name="table"),
     path("replays/<int:log_id>/", logs.replay_detail, name="replay"),
     path("solitaire/", solitaire.solitaire_board, name="solitaire"),
     path("solitaire/<int:run_id>/replay/", solitaire.solitaire_replay, name="solitaire_replay"),

@@ -255,6 +255,7 @@
     if (send(message)) {
       selected = [];
       drawHand();
+      say("");
     }
   }
 
@@ -276,6 +277,7 @@
       note(words, "error");
       return;
     }
+    shown = {}; // one at a time: the latest refusal is the one that matters
     shown[card] = { words: words, until: performance.now() + REFUSAL_SHOWN_MS };
     drawHand();
     window.setTimeout(drawHand, REFUSAL_SHOWN_MS + 20);
@@ -399,7 +401,7 @@
     var hand = (state && state.hand) || [];
     $("hand-box").hidden = !seated();
     hand.forEach(function (card, i) {
-      var slot = el("div", "tt-slot");
+      var slot = el("div", "tt-slot" + (i >= hand.length / 2 ? " tt-slot--right" : ""));
       var button = el("button", "tt-card");
       button.type = "button";
       button.dataset.card = card;
@@ -482,6 +484,7 @@
     $("over").hidden = false;
     $("result").textContent = resultWords(state.result);
     $("salt").textContent = state.salt || "";
+    $("salt-line").hidden = !state.salt;
     var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
     var replay = $("replay");
     if (logMatch) {

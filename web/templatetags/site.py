@@ -150,3 +150,10 @@ def page_query(context: Any, name: str, number: int, alone: bool = False) -> str
 
     `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
     return querystring(context, QueryDict() if alone else None, **{name: number})
+
+
+@register.filter
+def plays_at_table(match: Any) -> bool:
+    """Whether a match's games can be played at a table: speed-table/1 seats two to four players each alone."""
+    rules = match.ruleset or {}
+    return 2 <= int(rules.get("players", 2)) <= 4 and not rules.get("teams") and not rules.get("tableau")
