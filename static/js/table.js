@@ -370,6 +370,7 @@
       var button = el("button", "tt-pile");
       button.type = "button";
       button.dataset.pile = String(pile);
+      button.dataset.top = top || "";
       var count = state.pile_counts[pile];
       var label = "Pile " + (pile + 1) + ": " + (top ? cardLabel(top) : "empty") + ", " + plural(count, "card");
       if (keysShown) label += " (key " + PILE_KEYS[pile].toUpperCase() + ")";
