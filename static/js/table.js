@@ -364,6 +364,7 @@
 
   function drawPiles(previous) {
     var row = $("piles");
+    if (unchanged("piles", JSON.stringify([state.piles, state.pile_counts, state.stacks, inPlay(), seated()]))) return;
     row.textContent = "";
     var keysShown = state.piles.length <= PILE_KEYS.length;
     state.piles.forEach(function (top, pile) {
@@ -396,10 +397,22 @@
     stacks.hidden = !(state.stacks && state.stacks.length);
   }
 
+  // The hand and the piles are rebuilt only when what they show changed: a card under a finger
+  // must not be replaced by a state about someone else's move (the tap would be lost).
+  var drawn = {};
+  function unchanged(part, signature) {
+    if (drawn[part] === signature) return true;
+    drawn[part] = signature;
+    return false;
+  }
+
   function drawHand() {
     var row = $("hand");
-    row.textContent = "";
     var hand = (state && state.hand) || [];
+    var now = performance.now();
+    var showing = Object.keys(shown).filter(function (card) { return shown[card].until > now; });
+    if (unchanged("hand", JSON.stringify([hand, selected, inPlay(), seated(), state && state.hand === null, showing]))) return;
+    row.textContent = "";
     $("hand-box").hidden = !seated();
     hand.forEach(function (card, i) {
       var slot = el("div", "tt-slot" + (i >= hand.length / 2 ? " tt-slot--right" : ""));
@@ -434,7 +447,7 @@
     var box = $("flip");
     var asked = !!(state && flipAsked());
     box.hidden = !asked;
-    if (!asked) return;
+    if (!asked || unchanged("flip", String(state.v) + ":" + state.piles.length)) return;
     var choices = $("flip-choices");
     choices.textContent = "";
     state.piles.forEach(function (_top, pile) {

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from django import forms
 
+from play.services import practice_rulesets
 from speedrules import PRESETS
 
-#: The presets a table plays: speed-table/1 covers two to four seats playing alone (not the extension's games).
-TABLE_PRESETS: tuple[str, ...] = tuple(
-    name for name, rules in PRESETS.items() if 2 <= rules.players <= 4 and not rules.teams and not rules.tableau
-)
 LEVELS = (("easy", "Easy: slow hands"), ("medium", "Medium"), ("hard", "Hard: quick hands"))
 
 
 class PracticeForm(forms.Form):
     ruleset = forms.ChoiceField(
-        choices=[(name, name.replace("-", " ").capitalize()) for name in TABLE_PRESETS],
+        choices=[(name, name.replace("-", " ").capitalize()) for name in practice_rulesets()],
         initial="speed",
         label="Ruleset",
     )

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from matches.selectors import game_get
-from play.services import table_open, table_practice_create
+from play.services import table_open_for_game, table_practice_create
 from speedsite.errors import ApplicationError
 from web.forms.tables import PracticeForm
 from web.selectors.tables import table_for_page
@@ -42,7 +42,7 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
     if game is None:
         raise Http404("No such game")
     try:
-        table = table_open(game_id=game.pk, user=request.user)
+        table, _created = table_open_for_game(game_id=game.pk, user=request.user)
     except ApplicationError as exc:
         messages.error(request, exc.message)
         if request.POST.get("next") == reverse("web:my_matches"):

@@ -27,11 +27,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from benchmarks.asgi_server import AsgiServer
 from benchmarks.table_bots import SeatStats, play_tables
 from matches.models import Match, Player
+from play.models import Table
+from replays.models import MatchLog
 from matches.services import match_create, player_create
 
 #: Issue 24's goal at 50 tables: what the referee adds to a round trip at p50, and the play's p99 (ms).
@@ -137,16 +140,13 @@ class Command(BaseCommand):
             self.stdout.write("no ping was answered")
 
     def _clean(self, tag: str) -> None:
-        """Remove what the run built (its tables go with their games), as bench_pages does."""
+        """Remove what the run built: its tables, their logs, the matches, players and users."""
         prefix = f"bench-{tag}-"
         matches = Match.objects.filter(player_one__handle__startswith=prefix)
-        try:
-            from play.models import Table
-
+        with transaction.atomic():
             Table.objects.filter(game__match__in=matches).delete()
-        except ImportError:
-            pass
-        matches.delete()
-        users = list(Player.objects.filter(handle__startswith=prefix).values_list("user_id", flat=True))
-        Player.objects.filter(handle__startswith=prefix).delete()
-        get_user_model().objects.filter(pk__in=users).delete()
+            MatchLog.objects.filter(game__match__in=matches).delete()
+            for match in matches:
+                match.delete()
+            Player.objects.filter(handle__startswith=prefix).delete()
+            get_user_model().objects.filter(username__startswith=prefix).delete()
