@@ -173,7 +173,7 @@
         setLink("closed", event.reason || "The server closed this table's connection.");
         return;
       }
-      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && state.log)) {
+      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && (state.log || root.dataset.practiceReplay))) {
         setLink("done");
         return;
       }
@@ -321,6 +321,7 @@
     drawSeats();
     drawPiles(previous);
     drawHand();
+    if (!selected.length) say("");
     drawFlip();
     drawLast();
     var readyButton = $("ready");
@@ -501,17 +502,24 @@
     $("salt-line").hidden = !state.salt;
     var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
     var replay = $("replay");
+    var replayUrl = null;
+    var documentUrl = null;
     if (logMatch) {
-      replay.href = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
-      replay.hidden = false;
-      $("log-wait").hidden = true;
+      replayUrl = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
+      documentUrl = state.log.replace(/\/$/, "") + "/document/";
+    } else if (root.dataset.practiceReplay) {
+      // A practice table keeps its log on the table: it is there as soon as the game is over.
+      replayUrl = root.dataset.practiceReplay;
+      documentUrl = root.dataset.practiceLog;
+    }
+    replay.hidden = !replayUrl;
+    $("log-wait").hidden = !!replayUrl;
+    if (replayUrl) {
+      replay.href = replayUrl;
       if (!proofDone) {
         proofDone = true;
-        checkDeck(state.log.replace(/\/$/, "") + "/document/");
+        checkDeck(documentUrl);
       }
-    } else {
-      replay.hidden = true;
-      $("log-wait").hidden = false;
     }
   }
 
