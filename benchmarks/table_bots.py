@@ -98,7 +98,7 @@ class TableBot:
                         raw = await asyncio.wait_for(socket.recv(), timeout=max(0.01, until - time.monotonic()))
                     except TimeoutError:
                         break
-                    if self._on_message(socket, json.loads(raw)):
+                    if await self._on_message(socket, json.loads(raw)):
                         break
             finally:
                 pinger.cancel()
@@ -113,7 +113,7 @@ class TableBot:
             await socket.send(json.dumps({"type": "ping", "ref": ref}))
             await asyncio.sleep(PING_EVERY_S)
 
-    def _on_message(self, socket: Any, message: dict[str, Any]) -> bool:
+    async def _on_message(self, socket: Any, message: dict[str, Any]) -> bool:
         """Handle one message; True when the game is over for this bot."""
         now = time.perf_counter()
         kind = message.get("type")
@@ -144,7 +144,7 @@ class TableBot:
             self.stats.result = message.get("result")
             return True
         if message["status"] == "waiting" and not message["ready"][message["you"]]:
-            asyncio.ensure_future(socket.send(json.dumps({"type": "ready"})))
+            await socket.send(json.dumps({"type": "ready"}))
         self._schedule(socket)
         return False
 

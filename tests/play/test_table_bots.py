@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from benchmarks.table_bots import choose_play
@@ -36,7 +37,7 @@ def test_a_run_only_where_runs_are_allowed_and_each_card_fits_the_one_before() -
         assert cards[0] == "9C"
         ranks = ["8", *(card[:-1] for card in cards)]
         order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-        for below, above in zip(ranks, ranks[1:], strict=False):
+        for below, above in itertools.pairwise(ranks):
             assert (order.index(above) - order.index(below)) % 13 in (1, 12)
     singles = [choose_play(["9C", "10H", "JS"], ["8H", "2D"], SPEED, Bot(300, 0.99), rng) for _ in range(10)]
     assert all(choice is not None and len(choice[0]) == 1 for choice in singles)

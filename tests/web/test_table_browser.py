@@ -139,7 +139,9 @@ def test_practice_against_a_bot_on_a_phone(
     make_player("chloe")
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     log_in(page, asgi_server, "chloe")
-    expect(page.get_by_role("navigation", name="Main", include_hidden=True).locator('a[href="/play/"]')).to_have_count(1)
+    expect(page.get_by_role("navigation", name="Main", include_hidden=True).locator('a[href="/play/"]')).to_have_count(
+        1
+    )
     page.goto(f"{asgi_server.url}/play/")
     page.get_by_label("Ruleset").select_option("speed")
     page.get_by_label("Hard: quick hands").check()

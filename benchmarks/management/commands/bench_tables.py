@@ -33,9 +33,9 @@ from rest_framework.authtoken.models import Token
 from benchmarks.asgi_server import AsgiServer
 from benchmarks.table_bots import SeatStats, play_tables
 from matches.models import Match, Player
+from matches.services import match_create, player_create
 from play.models import Table
 from replays.models import MatchLog
-from matches.services import match_create, player_create
 
 #: Issue 24's goal at 50 tables: what the referee adds to a round trip at p50, and the play's p99 (ms).
 GOAL_ADDED_P50_MS = 5.0
@@ -54,7 +54,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tables", type=int, default=10)
-        parser.add_argument("--url", default="", help="the ASGI server's base, e.g. ws://127.0.0.1:8001 (else Daphne is started)")
+        parser.add_argument(
+            "--url", default="", help="the ASGI server's base, e.g. ws://127.0.0.1:8001 (else Daphne is started)"
+        )
         parser.add_argument("--seconds", type=float, default=90.0, help="stop after this long even if games go on")
         parser.add_argument(
             "--reaction-ms", type=int, default=None, help="every bot's reaction (default: the simulator's, 350-1100 ms)"
