@@ -68,6 +68,14 @@ class AsgiServer:
         self.stop()
         raise RuntimeError(f"daphne did not listen within {timeout} s:\n{self.log()}")
 
+    def restart(self) -> None:
+        """Kill the process (as a crash would) and start a new one on the same port."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        self.start()
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")[-4000:]

@@ -20,6 +20,7 @@ from benchmarks.asgi_server import AsgiServer
 from matches.models import Game, Match
 from speedrules.cards import CARD_ID, EMPTY_PILE, fit_table_of
 from tests.factories import PASSWORD, make_match, make_player
+from tests.web.conftest import PageErrors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -83,6 +84,10 @@ def play_out(pages: list[Page]) -> None:
     raise AssertionError(f"the game did not end within {GAME_SECONDS} s: {[status(page) for page in pages]}")
 
 
+def game_won(match: Match) -> bool:
+    return Game.objects.get(match=match, number=1).status == Game.Status.DECIDED
+
+
 def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways ({width} px wide)"
@@ -103,6 +108,9 @@ def test_two_players_play_a_game_that_decides_their_match(
         expect(page.locator("[data-role=seats]")).to_contain_text("alice")
         pages.append(page)
     assert pages[0].url == pages[1].url, "both players are at the one table of the game"
+    watcher = new_page()  # not signed in: a spectator
+    watcher.goto(pages[0].url)
+    expect(watcher.locator("[data-role=you]")).to_have_text("You are watching this table.")
     for page in pages:
         page.get_by_role("button", name="I'm ready").click()
     for page in pages:
@@ -117,6 +125,11 @@ def test_two_players_play_a_game_that_decides_their_match(
         expect(page.locator("[data-role=replay]")).to_be_visible(timeout=30_000)
         expect(page.locator("[data-role=proof-check]")).to_contain_text("✓ Checked in your browser", timeout=15_000)
     shot(pages[0], "table-over")
+    expect(watcher.locator("[data-table]")).to_have_attribute("data-status", "over")
+    expect(watcher.locator("[data-role=hand-box]")).to_be_hidden()
+    expect(watcher.locator("[data-role=ready]")).to_be_hidden()
+    expect(watcher.locator("[data-role=piles] [data-pile]")).to_have_count(2)
+    expect(watcher.locator("[data-role=result]")).to_contain_text("won" if game_won(match) else "Deadlock")
     game = Game.objects.get(match=match, number=1)
     assert game.decided_by == "table"
     match.refresh_from_db()
@@ -133,8 +146,11 @@ def test_two_players_play_a_game_that_decides_their_match(
     expect(pages[1].locator("[data-replay]")).to_be_visible()
 
 
-def test_practice_against_a_bot_on_a_phone(
-    asgi_server: AsgiServer, new_page: Callable[..., Page], shot: Callable[[Page, str], object]
+def test_practice_against_a_bot_on_a_phone_through_a_server_restart(
+    asgi_server: AsgiServer,
+    new_page: Callable[..., Page],
+    shot: Callable[[Page, str], object],
+    page_errors: list[PageErrors],
 ) -> None:
     make_player("chloe")
     page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
@@ -144,7 +160,7 @@ def test_practice_against_a_bot_on_a_phone(
     )
     page.goto(f"{asgi_server.url}/play/")
     page.get_by_label("Ruleset").select_option("speed")
-    page.get_by_label("Hard: quick hands").check()
+    page.get_by_label("Easy: slow hands").check()
     page.get_by_role("button", name="Start a practice table").click()
     page.wait_for_url(f"{asgi_server.url}/tables/*/")
     expect(page.locator("[data-role=seats] li")).to_have_count(2)
@@ -152,6 +168,16 @@ def test_practice_against_a_bot_on_a_phone(
     expect(page.locator("[data-table]")).to_have_attribute("data-status", "playing", timeout=15_000)
     no_sideways_scroll(page)
     shot(page, "table-practice-phone")
+
+    # The server dies mid-game: the page reconnects to the new process, gets the whole state, plays on.
+    for _ in range(3):
+        try_a_play(page)
+    assert status(page) in ("playing", "stuck")
+    asgi_server.restart()
+    expect(page.locator("[data-role=link]")).to_have_text("Connected", timeout=20_000)
+    # Chromium itself logs each refused attempt while the server was down: those are this test's doing.
+    for errors in page_errors:
+        errors.messages = [text for text in errors.messages if "ERR_CONNECTION_REFUSED" not in text]
 
     play_out([page])
 
