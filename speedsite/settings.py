@@ -333,8 +333,15 @@ ASGI_APPLICATION = "speedsite.asgi.application"
 # The channel layer carries only "changed" nudges between server processes: Redis when
 # CHANNEL_LAYER_URL is set (several processes), else in memory (one process, the demo).
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
+# No socket timeout: the layer blocks on Redis for a message (BZPOPMIN) longer than redis-py 8's
+# default of 5 s, which would end every quiet connection (django/channels_redis#422).
 CHANNEL_LAYERS = (
-    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}}
+    {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": None}]},
+        }
+    }
     if CHANNEL_LAYER_URL
     else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )
