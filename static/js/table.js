@@ -50,7 +50,7 @@
   var state = null;
   var stateAt = 0; // performance.now() when `state` arrived
   var selected = []; // the hand cards chosen, in order (a run with multi_card)
-  var flipSent = null; // the `v` of the stuck state a flip was sent in
+  var flipSent = false; // this seat flipped in the present stuck spell (the state does not say)
   var refs = {}; // ref -> the cards it played, to show a refusal on them
   var refCount = 0;
   var pings = {};
@@ -127,7 +127,7 @@
   function flipAsked() {
     return (
       seated() && state.status === "stuck" && state.ruleset && state.ruleset.stall_source === "draw_piles" &&
-      state.draw_counts[state.you] > 0 && flipSent !== state.v
+      state.draw_counts[state.you] > 0 && !flipSent
     );
   }
 
@@ -235,7 +235,7 @@
     if (!state || pile >= state.piles.length) return;
     if (flipAsked()) {
       if (send({ type: "flip", pile: pile })) {
-        flipSent = state.v;
+        flipSent = true;
         drawFlip();
         say("Your draw pile's card goes on pile " + (pile + 1));
       }
@@ -299,6 +299,7 @@
     var previous = state;
     state = message;
     stateAt = performance.now();
+    if (state.status !== "stuck") flipSent = false;
     if (!previous || previous.hand === null || !sameCards(previous.hand, state.hand)) {
       // Keep a choice only while the chosen cards are still at their places.
       selected = selected.filter(function (i) { return previous && state.hand && previous.hand && state.hand[i] === previous.hand[i]; });
