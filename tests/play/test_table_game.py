@@ -130,10 +130,12 @@ def test_stacks_run_out_and_the_centre_is_reshuffled(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_practice_game_against_a_bot_is_played_and_its_log_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("ruleset", "bots"), [("speed", ["hard"]), ("three-way", ["hard", "medium"])])
+def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path, ruleset: str, bots: list[str]) -> None:
     me = make_player("pat")
-    table = table_practice_create(user=me.user, ruleset="speed", bots=["hard"])
-    assert table.players == ["pat", "bot-hard-1"] and table.ready == [False, True]
+    table = table_practice_create(user=me.user, ruleset=ruleset, bots=bots)
+    assert table.players == ["pat", *(f"bot-{level}-{seat}" for seat, level in enumerate(bots, start=1))]
+    assert table.ready == [False, *([True] * len(bots))]
 
     async def scenario() -> None:
         seat = Seat(table.pk, me.user)
