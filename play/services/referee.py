@@ -322,14 +322,12 @@ def table_next_due(table: Table) -> int | None:
         ]
         if away:
             dues.append(min(away) + table.settings["abandon_ms"])
-    seen = _seen(table)
-    dues.extend(
-        seen[seat] + _stale_after()
-        for seat, channel in enumerate(table.channels)
-        if channel is not None
-        and seen[seat] is not None
-        and table.status not in (Table.Status.OVER, Table.Status.ABANDONED)
-    )
+    if table.status not in (Table.Status.OVER, Table.Status.ABANDONED):
+        dues.extend(
+            seen + _stale_after()
+            for channel, seen in zip(table.channels, _seen(table), strict=True)
+            if channel is not None and seen is not None
+        )
     if table.status == Table.Status.COUNTDOWN and table.countdown_at is not None:
         dues.append(table.countdown_at + table.settings["countdown_ms"])
     if table.status == Table.Status.STUCK and table.started_at is not None and table.stuck_at is not None:
@@ -369,7 +367,8 @@ def table_disconnect(*, table_id: int, seat: int, channel: str) -> bool:
 def _seen(table: Table) -> list[int | None]:
     if len(table.seen) != len(table.players):
         table.seen = [None] * len(table.players)
-    return table.seen
+    seen: list[int | None] = table.seen
+    return seen
 
 
 def _stale_after() -> int:
@@ -378,11 +377,10 @@ def _stale_after() -> int:
 
 
 def _stale_seats(table: Table, now: int) -> list[int]:
-    seen = _seen(table)
     return [
         seat
-        for seat, channel in enumerate(table.channels)
-        if channel is not None and seen[seat] is not None and now - seen[seat] >= _stale_after()
+        for seat, (channel, seen) in enumerate(zip(table.channels, _seen(table), strict=True))
+        if channel is not None and seen is not None and now - seen >= _stale_after()
     ]
 
 
