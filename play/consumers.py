@@ -22,7 +22,7 @@ from django.conf import settings
 from .groups import table_changed_notify, table_group
 from .models import Table
 from .selectors import table_state
-from .services import table_connect, table_disconnect, table_intent
+from .services import table_connect, table_disconnect, table_heartbeat, table_intent
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
 #: Close code sent to a connection whose seat another connection took.
@@ -65,6 +65,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None = None
     sent_v = -1
     joined = False
+    heartbeat: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -85,12 +86,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_state()
         if self.seat is not None:
             await table_changed_notify(self.table_id, self.sent_v)
+            self.heartbeat = asyncio.get_running_loop().create_task(self._beat(self.seat))
         ticker_join(self.table_id)
+
+    async def _beat(self, seat: int) -> None:
+        """Say the seat's connection is alive, so a seat of a dead process is seen to be away."""
+        while self.joined and self.seat == seat:
+            await asyncio.sleep(settings.SPEED_TABLE_HEARTBEAT_MS / 1000)
+            if not self.joined or self.seat != seat:
+                return
+            holds = await database_sync_to_async(table_heartbeat)(
+                table_id=self.table_id, seat=seat, channel=self.channel_name
+            )
+            if not holds:
+                return
 
     async def disconnect(self, code: int) -> None:
         if not self.joined:
             return
         self.joined = False
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
         ticker_leave(self.table_id)
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         if self.seat is not None:

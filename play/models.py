@@ -44,6 +44,9 @@ class Table(models.Model):
     # (epoch ms) a person's seat has had no connection.
     channels = models.JSONField()
     away_since = models.JSONField()
+    # Per seat: the connection's last heartbeat (epoch ms). A seat whose connection stopped beating (its
+    # server process died) is taken as away, so abandonment still comes.
+    seen = models.JSONField(default=list)
     # Epoch milliseconds: when the countdown began, when the starters were turned (t = 0).
     countdown_at = models.BigIntegerField(null=True, blank=True)
     started_at = models.BigIntegerField(null=True, blank=True)

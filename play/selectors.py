@@ -36,7 +36,12 @@ def table_get(*, table_id: int) -> Table:
 
 
 def table_log_url(table: Table) -> str | None:
-    return None if table.log_id is None else f"/api/logs/{table.log_id}/"
+    """The stored log's API URL: the game's log for a match table; a practice table's own log document."""
+    if table.log_id is not None:
+        return f"/api/logs/{table.log_id}/"
+    if table.practice_log is not None:
+        return f"/api/tables/{table.pk}/log/document/"
+    return None
 
 
 def table_json(table: Table) -> dict[str, Any]:

@@ -353,6 +353,8 @@ SPEED_TABLE_SETTINGS = {
     "countdown_ms": int(os.environ.get("SPEED_TABLE_COUNTDOWN_MS", "3000")),
 }
 # Practice bots' reaction delays are multiplied by this (tests make bots quick).
+# How often a table's connection says it is alive; three missed (its process died) and its seat is away.
+SPEED_TABLE_HEARTBEAT_MS = int(os.environ.get("SPEED_TABLE_HEARTBEAT_MS", "10000"))
 SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
 # One socket message's limit, and each connection's throttle (messages a second, and a burst).
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from replays.api.serializers import CompactStepsOutput
+from replays.api.views import CHUNK_PARAMETERS, chunk_range
+from replays.compact import chunk
+from replays.services import document_compact_steps
+from speedrules import ENGINE_VERSION
+from speedsite.errors import NotFound
 
 from .. import selectors, services
 from .serializers import PracticeInput, TableOutput
@@ -45,3 +54,35 @@ class TableDetailApi(APIView):
     @extend_schema(operation_id="table_detail", responses=TableOutput)
     def get(self, request: Request, table_id: int) -> Response:
         return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
+
+
+def _practice_log(table_id: int) -> tuple[int, bytes]:
+    table = selectors.table_get(table_id=table_id)
+    if table.practice_log is None:
+        raise NotFound(f"Table {table_id} keeps no log of its own (a match's table stores its game's log; see `log`).")
+    return table.pk, bytes(table.practice_log)
+
+
+class PracticeLogDocumentApi(APIView):
+    """A finished practice table's speed-log/1 log, byte for byte (a match table's is its game's log)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_log_document", responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        _pk, data = _practice_log(table_id)
+        return HttpResponse(data, content_type="application/json")
+
+
+class PracticeStepsApi(APIView):
+    """A chunk of a finished practice table's replay, in the compact form `speed-steps/1` (as for a log)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_steps_compact", parameters=CHUNK_PARAMETERS, responses=CompactStepsOutput)
+    def get(self, request: Request, table_id: int) -> Response:
+        pk, data = _practice_log(table_id)
+        start, count = chunk_range(request)
+        compact = document_compact_steps(data, name=f"the log of table {pk}")
+        verdict = {"log": pk, "status": "verified", "code": "ok", "event": None}
+        return Response({**verdict, "engine_version": ENGINE_VERSION, **chunk(compact, start=start, count=count)})

@@ -17,6 +17,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from speedrules import LiveGame, LogError
@@ -273,6 +274,11 @@ def table_tick(*, table_id: int, now: int | None = None) -> Reply:
     now = now_ms() if now is None else now
     changed_fields: list[str] = []
     game: LiveGame | None = None
+    stale = _stale_seats(table, now)
+    for seat in stale:  # its server process died: the seat is away since its last heartbeat
+        table.channels[seat], table.away_since[seat] = None, _seen(table)[seat]
+    if stale:
+        changed_fields = ["channels", "away_since"]
     if table.status in _ON:
         away = [
             since
@@ -281,7 +287,7 @@ def table_tick(*, table_id: int, now: int | None = None) -> Reply:
         ]
         if away and now - min(away) >= table.settings["abandon_ms"]:
             table.status = Table.Status.ABANDONED
-            _bump(table, None, ["status"])
+            _bump(table, None, ["status", *changed_fields])
             return Reply(None, table.v, changed=True)
     if table.status == Table.Status.COUNTDOWN:
         assert table.countdown_at is not None
@@ -291,14 +297,14 @@ def table_tick(*, table_id: int, now: int | None = None) -> Reply:
             table.started_at = starts
             table.status = Table.Status.PLAYING
             _after_move(table, game, 0, None)
-            changed_fields = _GAME_FIELDS
+            changed_fields += _GAME_FIELDS
     elif table.status == Table.Status.STUCK:
         assert table.started_at is not None and table.stuck_at is not None
         due = table.stuck_at + table.settings["stall_ms"]
         if now - table.started_at >= due:
             game = live_game_build(table, take=True)
             _stall(table, game, max(due, game.previous))
-            changed_fields = _GAME_FIELDS
+            changed_fields += _GAME_FIELDS
     if not changed_fields:
         return Reply(None, table.v, changed=False)
     _bump(table, game, changed_fields)
@@ -316,6 +322,12 @@ def table_next_due(table: Table) -> int | None:
         ]
         if away:
             dues.append(min(away) + table.settings["abandon_ms"])
+    if table.status not in (Table.Status.OVER, Table.Status.ABANDONED):
+        dues.extend(
+            seen + _stale_after()
+            for channel, seen in zip(table.channels, _seen(table), strict=True)
+            if channel is not None and seen is not None
+        )
     if table.status == Table.Status.COUNTDOWN and table.countdown_at is not None:
         dues.append(table.countdown_at + table.settings["countdown_ms"])
     if table.status == Table.Status.STUCK and table.started_at is not None and table.stuck_at is not None:
@@ -335,7 +347,8 @@ def table_connect(*, table_id: int, user_id: int | None, channel: str) -> tuple[
     replaced = table.channels[seat]
     table.channels[seat] = channel
     table.away_since[seat] = None
-    _bump(table, None, ["channels", "away_since"])
+    _seen(table)[seat] = now_ms()
+    _bump(table, None, ["channels", "away_since", "seen"])
     return seat, replaced
 
 
@@ -348,6 +361,41 @@ def table_disconnect(*, table_id: int, seat: int, channel: str) -> bool:
     table.channels[seat] = None
     table.away_since[seat] = now_ms()
     _bump(table, None, ["channels", "away_since"])
+    return True
+
+
+def _seen(table: Table) -> list[int | None]:
+    if len(table.seen) != len(table.players):
+        table.seen = [None] * len(table.players)
+    seen: list[int | None] = table.seen
+    return seen
+
+
+def _stale_after() -> int:
+    """A connection silent for this long (ms) is gone: three heartbeats missed."""
+    return 3 * int(settings.SPEED_TABLE_HEARTBEAT_MS)
+
+
+def _stale_seats(table: Table, now: int) -> list[int]:
+    return [
+        seat
+        for seat, (channel, seen) in enumerate(zip(table.channels, _seen(table), strict=True))
+        if channel is not None and seen is not None and now - seen >= _stale_after()
+    ]
+
+
+@transaction.atomic
+def table_heartbeat(*, table_id: int, seat: int, channel: str) -> bool:
+    """A seat's connection is alive; False when it no longer holds the seat (another connection took it)."""
+    table = _lock(table_id)
+    if table.channels[seat] not in (channel, None):
+        return False
+    _seen(table)[seat] = now_ms()
+    if table.channels[seat] is None:  # it was taken for gone while alive (a stalled process): it is back
+        table.channels[seat], table.away_since[seat] = channel, None
+        _bump(table, None, ["channels", "away_since", "seen"])
+    else:
+        table.save(update_fields=["seen"])
     return True
 
 

@@ -73,6 +73,7 @@ def _new_table(
         ready=[level is not None for level in bots],  # bots are always ready
         channels=[None] * seats,
         away_since=[None] * seats,
+        seen=[None] * seats,
         created_by=user,
     )
 

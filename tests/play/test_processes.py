@@ -146,9 +146,12 @@ def test_a_server_killed_mid_game_loses_no_event_and_the_game_goes_on(servers: l
         assert seen["last"] in stored
         # The players reconnect to the other process: the whole state, and the game goes on to its end.
         second = [Client(servers[1].url(path), token) for token in tokens]
-        for client in second:
-            state = await client.open()
-            assert state["v"] >= seen["v"] and state["hand"] is not None
+        state = await second[0].open()
+        assert state["v"] >= seen["v"] and state["hand"] is not None
+        # The other seat's connection died with its process: once its heartbeats stop it is shown away.
+        await second[0].until(lambda state: state["connected"] == [True, False])
+        state = await second[1].open()
+        assert state["connected"] == [True, True] and state["hand"] is not None
         while await _move(second, table.pk):
             pass
         for client in second:

@@ -407,3 +407,32 @@ def test_token_clients_take_their_seat_and_a_foreign_origin_is_refused() -> None
 def test_dealt_to_is_the_seats_share() -> None:
     deck = fixed_deck()
     assert len(dealt_to("speed", deck, 0)) == 20 and not dealt_to("speed", deck, 0) & dealt_to("speed", deck, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_is_played_with_cards_where_runs_are_allowed() -> None:
+    def run_deck() -> tuple[list[str], list[str], int]:
+        for seed in range(3000):
+            deck = fixed_deck("runs-at-once", seed)
+            state = _start_state("runs-at-once", deck)
+            for first, pile in state.legal_single_plays(0):
+                for second in state.hands[0]:
+                    if second != first and state.fits_on[second][first]:
+                        return deck, [CARD_NAMES[first], CARD_NAMES[second]], pile
+        raise AssertionError("no deck")
+
+    deck, run, pile = run_deck()
+    table, alice, ben = _open("runs-at-once", deck)
+
+    async def scenario() -> None:
+        one, two = await _start(table, alice, ben)
+        await one.send({"type": "play", "cards": run, "pile": pile, "ref": "run"})
+        state = await two.until(lambda s: s["last"] is not None)
+        assert state["last"]["cards"] == run and state["piles"][pile] == run[-1]
+        assert state["pile_counts"][pile] == 3 and state["hand_counts"][0] == 5
+        await one.send({"type": "play", "cards": ["ZZ"], "pile": pile, "ref": "bad"})
+        assert (await one.refusal())["code"] == "bad_message"
+        await one.close()
+        await two.close()
+
+    async_to_sync(scenario)()

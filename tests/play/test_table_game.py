@@ -130,10 +130,12 @@ def test_stacks_run_out_and_the_centre_is_reshuffled(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_practice_game_against_a_bot_is_played_and_its_log_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("ruleset", "bots"), [("speed", ["hard"]), ("three-way", ["hard", "medium"])])
+def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path, ruleset: str, bots: list[str]) -> None:
     me = make_player("pat")
-    table = table_practice_create(user=me.user, ruleset="speed", bots=["hard"])
-    assert table.players == ["pat", "bot-hard-1"] and table.ready == [False, True]
+    table = table_practice_create(user=me.user, ruleset=ruleset, bots=bots)
+    assert table.players == ["pat", *(f"bot-{level}-{seat}" for seat, level in enumerate(bots, start=1))]
+    assert table.ready == [False, *([True] * len(bots))]
 
     async def scenario() -> None:
         seat = Seat(table.pk, me.user)
@@ -150,6 +152,15 @@ def test_a_practice_game_against_a_bot_is_played_and_its_log_kept(tmp_path: Path
     bots_played = TableEvent.objects.filter(table=table, data__type="play", data__player=1).count()
     assert bots_played > 0
     assert _verify_with_cli(bytes(table.practice_log), tmp_path)["valid"] is True
+    # Its log and replay of its own, through the API.
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    shown = client.get(f"/api/tables/{table.pk}/").json()
+    assert shown["game"] is None and shown["log"] == f"/api/tables/{table.pk}/log/document/"
+    assert client.get(shown["log"]).content == bytes(table.practice_log)
+    steps = client.get(f"/api/tables/{table.pk}/steps/compact/").json()
+    assert steps["format"] == "speed-steps/1" and steps["total"] == table.event_count + 1
 
 
 async def _only_my_seat(table: Table, game: object) -> bool:
