@@ -173,7 +173,7 @@
         setLink("closed", event.reason || "The server closed this table's connection.");
         return;
       }
-      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && (state.log || root.dataset.practiceReplay))) {
+      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && state.log)) {
         setLink("done");
         return;
       }
@@ -508,10 +508,10 @@
     if (logMatch) {
       replayUrl = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
       documentUrl = state.log.replace(/\/$/, "") + "/document/";
-    } else if (root.dataset.practiceReplay) {
-      // A practice table keeps its log on the table: it is there as soon as the game is over.
+    } else if (state.log && root.dataset.practiceReplay) {
+      // A practice table keeps its log on the table: `log` is then that document's own URL.
       replayUrl = root.dataset.practiceReplay;
-      documentUrl = root.dataset.practiceLog;
+      documentUrl = state.log;
     }
     replay.hidden = !replayUrl;
     $("log-wait").hidden = !!replayUrl;

@@ -3,4 +3,4 @@ long enough for a page to be seen choosing where its draw pile's card goes."""
 
 from speedsite.test_settings import *  # noqa: F403
 
-SPEED_TABLE_SETTINGS = {**SPEED_TABLE_SETTINGS, "stall_ms": 2500}  # noqa: F405
+SPEED_TABLE_SETTINGS = {**SPEED_TABLE_SETTINGS, "stall_ms": 6000}  # noqa: F405

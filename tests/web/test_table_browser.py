@@ -35,6 +35,13 @@ GAME_SECONDS = 150
 def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
     # The tests' settings (short stalls and countdown, quick bots), on the test database; Daphne's
     # own process verifies the table's log in-process (eager tasks), as the tests do.
+    with AsgiServer(settings_module="speedsite.test_settings") as server:
+        yield server
+
+
+@pytest.fixture
+def asgi_server_long_stall(transactional_db: None) -> Iterator[AsgiServer]:
+    # The same with a stall long enough for a loaded machine's page to be seen choosing its flip.
     with AsgiServer(settings_module="tests.web.table_server_settings") as server:
         yield server
 
@@ -194,11 +201,12 @@ def test_two_players_play_a_game_that_decides_their_match(
 
 
 def test_practice_against_a_bot_on_a_phone_through_a_server_restart(
-    asgi_server: AsgiServer,
+    asgi_server_long_stall: AsgiServer,
     new_page: Callable[..., Page],
     shot: Callable[[Page, str], object],
     page_errors: list[PageErrors],
 ) -> None:
+    asgi_server = asgi_server_long_stall
     chloe = make_player("chloe")
     # California Speed, dealt so that nobody can move at the start: the page must ask for a flip.
     deck = build_pack(decks=1, jokers=0)

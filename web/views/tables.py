@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -16,16 +16,12 @@ from django.views.decorators.http import require_http_methods
 from matches.selectors import game_get
 from play.models import Table
 from play.services import table_open_for_game, table_practice_create
-from replays.compact import chunk
 from replays.services import document_compact_steps
 from speedrules import ruleset_from_json
 from speedsite.errors import ApplicationError
 from web.forms.tables import PracticeForm
-from web.presenters.replay import CHUNK_STEPS, build_replay
+from web.presenters.replay import build_replay
 from web.selectors.tables import table_for_page
-
-#: The most steps one request for a practice replay's chunk may ask for.
-MAX_CHUNK = 1000
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -38,7 +34,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "socket": f"/ws/tables/{table.pk}/",
         "heading": f"Match {game.match_id}, game {game.number}" if game else "Practice against bots",
         "match_url": reverse("web:match_detail", kwargs={"match_id": game.match_id}) if game else "",
-        # A practice table keeps its log on the table itself: its replay and bytes are served here.
+        # A practice table keeps its log on the table itself (no MatchLog): its replay page is here.
         "practice": game is None,
     }
     return render(request, "web/table.html", context)
@@ -49,14 +45,6 @@ def _practice_over(table_id: int) -> Table:
     if table is None or table.game_id is not None or table.practice_log is None:
         raise Http404("No practice log at this table (yet)")
     return table
-
-
-def practice_log(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A practice table's speed-log/1 document, once its game is over (what its deck proof is checked on)."""
-    table = _practice_over(table_id)
-    response = HttpResponse(bytes(table.practice_log), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="speed-practice-{table.pk}.json"'
-    return response
 
 
 def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -81,21 +69,9 @@ def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "replay": replay,
         "error": error,
-        "steps_url": reverse("web:practice_steps", kwargs={"table_id": table.pk}),
+        "steps_url": reverse("api:table-steps-compact", kwargs={"table_id": table.pk}),
     }
     return render(request, "web/practice_replay.html", context)
-
-
-def practice_steps(request: HttpRequest, table_id: int) -> JsonResponse:
-    """A chunk of a practice replay's steps (`?from=&count=`), as the viewer loads a match log's."""
-    table = _practice_over(table_id)
-    try:
-        start = max(0, int(request.GET.get("from", "0")))
-        count = min(MAX_CHUNK, max(1, int(request.GET.get("count", str(CHUNK_STEPS)))))
-    except ValueError:
-        return JsonResponse({"detail": "from and count are whole numbers"}, status=400)
-    compact = document_compact_steps(bytes(table.practice_log), name=f"practice table {table.pk}")
-    return JsonResponse(chunk(compact, start=start, count=count))
 
 
 @login_required
