@@ -13,10 +13,13 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from matches.models import Game
+from matches.services import match_create
 from play.models import Table, TableEvent
 from play.services import table_open_for_game, table_practice_create
 from replays.models import MatchLog
-from tests.factories import make_match, make_player
+from speedrules import PRESETS
+from tests.factories import make_player
+from tournaments.audit import audit_records
 
 from .conftest import Seat, assert_no_leak, dealt_to, driver_move, find_deck, play_out
 
@@ -38,23 +41,30 @@ def _verify_with_cli(data: bytes, tmp_path: Path) -> dict:
 
 
 def _play_match_game(ruleset: str, deck: list[str]) -> tuple[Table, list[Seat], Seat, object]:
-    alice, ben = make_player("alice"), make_player("ben")
-    match = make_match(alice, ben, ruleset=ruleset)
+    seats_count = PRESETS[ruleset].players
+    players = [make_player(name) for name in ("alice", "ben", "chloe", "dev")[:seats_count]]
+    match = match_create(
+        players=[player.handle for player in players],
+        ruleset=ruleset,
+        best_of=3,
+        **({"points_per_place": [3, 1, 0][:seats_count] + [0] * (seats_count - 3)} if seats_count > 2 else {}),
+    )
     game = match.games.get(number=1)
-    table, _ = table_open_for_game(game_id=game.pk, user=alice.user, deck=deck)
+    table, _ = table_open_for_game(game_id=game.pk, user=players[0].user, deck=deck)
 
     async def scenario() -> tuple[list[Seat], Seat]:
-        one, two, watcher = Seat(table.pk, alice.user), Seat(table.pk, ben.user), Seat(table.pk)
-        for seat in (one, two, watcher):
+        seats = [Seat(table.pk, player.user) for player in players]
+        watcher = Seat(table.pk)
+        for seat in (*seats, watcher):
             await seat.connect()
-        await one.send({"type": "ready"})
-        await two.send({"type": "ready"})
-        await one.until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
-        await play_out({0: one, 1: two}, table.pk)
-        for seat in (one, two, watcher):
+        for seat in seats:
+            await seat.send({"type": "ready"})
+        await seats[0].until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
+        await play_out(dict(enumerate(seats)), table.pk)
+        for seat in (*seats, watcher):
             await seat.until(lambda state: state["status"] == "over", timeout=5)
             await seat.close()
-        return [one, two], watcher
+        return seats, watcher
 
     seats, watcher = async_to_sync(scenario)()
     return Table.objects.get(pk=table.pk), seats, watcher, match
@@ -93,6 +103,7 @@ def test_a_won_game_is_called_stored_verified_and_decides_the_match(tmp_path: Pa
     winner = match.players[table.result["winner"]]
     assert (game.status, game.decided_by, game.winner_id) == (Game.Status.DECIDED, Game.DecidedBy.TABLE, winner.pk)
     assert Game.objects.filter(match=match, number=2, status=Game.Status.OPEN).exists()  # the series moved on
+    assert audit_records().differences == []
 
     # A decided game opens no table; its finished table still answers.
     from rest_framework.test import APIClient
@@ -170,3 +181,16 @@ async def _only_my_seat(table: Table, game: object) -> bool:
         return False
     await asyncio.sleep(0.02)
     return True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_of_three_decides_its_game_with_places(tmp_path: Path) -> None:
+    deck = find_deck("three-way", lambda types, result, deck: result is not None and "winner" in result)
+    table, seats, watcher, match = _play_match_game("three-way", deck)
+    for index, seat in enumerate(seats):
+        assert_no_leak(seat.received, seat=index, own=dealt_to("three-way", deck, index))
+    assert_no_leak(watcher.received, seat=None, own=set())
+    game = Game.objects.get(match=match, number=1)
+    assert (game.status, game.decided_by) == (Game.Status.DECIDED, Game.DecidedBy.TABLE)
+    assert game.winner_id == match.players[table.result["winner"]].pk and game.places is not None
+    assert audit_records().differences == []
