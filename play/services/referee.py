@@ -159,9 +159,11 @@ def table_intent(*, table_id: int, seat: int | None, message: dict[str, Any]) ->
         if seat is None:
             raise _Bad("not_seated", "You are watching: only the players at the table play.")
         if kind == "play" and ref is not None:
-            _used, created = TableRef.objects.get_or_create(table=table, seat=seat, ref=ref)
-            if not created:  # never applied again, whatever became of the first: the state answers
-                return Reply(None, table.v, changed=False)
+            # Under the table row's lock no other intent of this table runs: a plain check, then the
+            # insert, without get_or_create's savepoint (two round trips fewer on every play).
+            if TableRef.objects.filter(table=table, seat=seat, ref=ref).exists():
+                return Reply(None, table.v, changed=False)  # never applied again, whatever became of the first
+            TableRef.objects.create(table=table, seat=seat, ref=ref)
         if table.status == Table.Status.OVER:
             raise _Bad("game_over", "The game is over.")
         if kind == "ready":
