@@ -100,7 +100,8 @@ def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None)
         "hand": hand,
         "hand_counts": [len(held) for held in state.hands],
         "draw_counts": [len(state.seat_draws[index]) for index in range(len(state.hands))],
-        "piles": [None if top == EMPTY_PILE else CARD_NAMES[top] for top in state.tops],
+        # Until t = 0 the starters lie face down: no pile shows a card, only its count (section 4).
+        "piles": [None if top == EMPTY_PILE or t is None else CARD_NAMES[top] for top in state.tops],
         "pile_counts": [len(pile) for pile in state.piles],
         "stacks": [len(stack) for stack in state.stacks],
         "connected": [

@@ -209,14 +209,17 @@ def _cards_in(value: Any, out: list[str]) -> None:
 def assert_no_leak(messages: list[dict[str, Any]], *, seat: int | None, own: set[str]) -> None:
     """No message before the game is over shows a card the receiver may not see (speed-table/1 section 4).
 
-    A card is public once it was a pile's top or the card of the latest event; the receiver's own cards
-    (its hand and draw pile as dealt) it may see in its hand and in its refusals.
+    A card is public once it was a pile's top after the starters were turned (t = 0), or the card of the
+    latest event; the receiver's own cards (its hand and draw pile as dealt) it may see in its hand and in
+    its refusals. Before t = 0 the starters are face down: no pile shows a card.
     """
     public: set[str] = set()
     for message in messages:
         if message["type"] == "state" and message["status"] == "over":
             return
         if message["type"] == "state":
+            if message["t"] is None:
+                assert not any(message["piles"]), f"a face-down starter was shown before t = 0: {message['piles']}"
             public.update(card for card in message["piles"] if card)
             last = message["last"] or {}
             assert "order" not in last, "a reshuffle's order was shown before the end"

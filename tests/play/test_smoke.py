@@ -42,3 +42,28 @@ def test_two_players_ready_countdown_and_play() -> None:
 
     async_to_sync(scenario)()
     assert Table.objects.get(pk=table.pk).event_count == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_starters_stay_face_down_until_t_zero() -> None:
+    """speed-table/1 section 4: in `waiting` and `countdown` the piles show no card, only their counts."""
+    alice, ben = make_player("alice"), make_player("ben")
+    match = make_match(alice, ben)
+    table, _ = table_open_for_game(game_id=match.games.get(number=1).pk, user=alice.user, deck=fixed_deck())
+
+    async def scenario() -> None:
+        one, two = Seat(table.pk, alice.user), Seat(table.pk, ben.user)
+        waiting = await one.connect()
+        assert waiting["status"] == "waiting"
+        assert waiting["piles"] == [None, None] and waiting["pile_counts"] == [1, 1]
+        await two.connect()
+        await one.send({"type": "ready"})
+        await two.send({"type": "ready"})
+        countdown = await one.until(lambda s: s["status"] == "countdown", timeout=5)
+        assert countdown["piles"] == [None, None] and countdown["pile_counts"] == [1, 1]
+        playing = await one.until(lambda s: s["status"] == "playing", timeout=5)
+        assert all(playing["piles"]) and playing["t"] is not None
+        await one.close()
+        await two.close()
+
+    async_to_sync(scenario)()
