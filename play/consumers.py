@@ -2,10 +2,13 @@
 
 A connection by the user of a seat takes that seat (a second one replaces the
 first); anyone else watches. Intents go to the referee one at a time; after
-a change every connection gets a "changed" nudge through the channel layer,
-reads the state from the database and sends it if it is newer than the one it
-sent last. Each connection is throttled on its own: a flood waits its turn
-and the table's other connections are not slowed.
+a change every connection gets a "changed" nudge through the channel layer
+and sends the state if it is newer than the one it sent last. The process
+that made the change built that state once per seat right after the commit
+(`latest`), so its connections send it without a database read; a nudge for
+a newer `v` than this process knows (another process's change) reads the
+state from the database. Each connection is throttled on its own: a flood
+waits its turn and the table's other connections are not slowed.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from .groups import table_changed_notify, table_group
+from .latest import intent_with_states, latest_get, latest_keep
 from .models import Table
 from .selectors import table_state
-from .services import table_connect, table_disconnect, table_heartbeat, table_intent
+from .services import table_connect, table_disconnect, table_heartbeat
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
 #: Close code sent to a connection whose seat another connection took.
@@ -139,7 +143,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message.get("type") == "ping":
             await self.send(text_data=orjson.dumps({"type": "pong", "ref": ref}).decode())
             return
-        reply = await database_sync_to_async(table_intent)(table_id=self.table_id, seat=self.seat, message=message)
+        reply, latest = await database_sync_to_async(intent_with_states)(
+            table_id=self.table_id, seat=self.seat, message=message
+        )
+        latest_keep(self.table_id, latest)
         if reply.refusal is not None:
             await self._refuse(ref, reply.refusal.code, reply.refusal.message)
         if reply.changed:
@@ -159,9 +166,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=orjson.dumps(state).decode())
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        ticker_wake(self.table_id)
-        if event["v"] < 0 or event["v"] > self.sent_v:
-            await self._send_state()
+        v = event["v"]
+        ticker_wake(self.table_id, v)
+        if 0 <= v <= self.sent_v:
+            return
+        latest = latest_get(self.table_id)
+        if latest is not None and v >= 0 and latest.v >= v:
+            if latest.v > self.sent_v:  # built by this process after the commit: no database read
+                self.sent_v = latest.v
+                await self.send(text_data=latest.states[self.seat])
+            return
+        await self._send_state()  # another process's change (or a seat's coming and going): the database
 
     async def table_replaced(self, event: dict[str, Any]) -> None:
         self.seat = None

@@ -24,8 +24,9 @@ from django.conf import settings
 
 from .bots import bot_choice, bot_reaction_ms
 from .groups import table_changed_notify
+from .latest import intent_with_states, latest_forget, latest_get, latest_keep, tick_with_states
 from .models import Table
-from .services import live_game_build, now_ms, table_bot_lease, table_intent, table_next_due, table_tick
+from .services import live_game_build, now_ms, table_bot_lease, table_next_due
 
 logger = logging.getLogger(__name__)
 
@@ -42,9 +43,14 @@ class _Plan:
     message: dict[str, Any]
 
 
-def _bot_plans(table_id: int, plans: dict[int, _Plan], rng: random.Random) -> tuple[int | None, dict[int, _Plan]]:
-    """The table's next timer, and each bot's next move as the table stands (kept while `v` is unchanged)."""
-    table = Table.objects.get(pk=table_id)
+def _bot_plans(
+    table_id: int, plans: dict[int, _Plan], rng: random.Random, known: Table | None
+) -> tuple[int | None, dict[int, _Plan]]:
+    """The table's next timer, and each bot's next move as the table stands (kept while `v` is unchanged).
+
+    `known`: the row as this process saved it at the newest `v` it was told of, else None (read it).
+    """
+    table = known if known is not None else Table.objects.get(pk=table_id)
     due = table_next_due(table)
     if not any(table.bots) or table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
         return due, {}
@@ -78,6 +84,9 @@ class Ticker:
         self.rng = random.Random(secrets.randbits(64))
         self.plans: dict[int, _Plan] = {}
         self.lease_until = 0
+        # The newest `v` a nudge named, and whether one could not say (a seat came or went): read the row.
+        self.told_v = 0
+        self.must_read = True
 
     async def run(self) -> None:
         while self.members > 0:
@@ -87,8 +96,14 @@ class Ticker:
                 logger.exception("table %s: ticker step failed", self.table_id)
                 await asyncio.sleep(0.2)
 
+    def _known(self) -> Table | None:
+        latest = latest_get(self.table_id)
+        known = None if self.must_read or latest is None or latest.v < self.told_v else latest.table
+        self.must_read = False
+        return known
+
     async def _step(self) -> None:
-        due, plans = await database_sync_to_async(_bot_plans)(self.table_id, self.plans, self.rng)
+        due, plans = await database_sync_to_async(_bot_plans)(self.table_id, self.plans, self.rng, self._known())
         if plans and now_ms() >= self.lease_until - LEASE_MS // 2:
             if await database_sync_to_async(table_bot_lease)(table_id=self.table_id, owner=PROCESS, for_ms=LEASE_MS):
                 self.lease_until = now_ms() + LEASE_MS
@@ -111,15 +126,19 @@ class Ticker:
             pass
         now = now_ms()
         if due is not None and now >= due:
-            reply = await database_sync_to_async(table_tick)(table_id=self.table_id)
+            reply, latest = await database_sync_to_async(tick_with_states)(table_id=self.table_id)
+            latest_keep(self.table_id, latest)
             if reply.changed:
                 await table_changed_notify(self.table_id, reply.v)
                 return
+            # Nothing was due after all: a heartbeat moved the row without a new `v`; read it next time.
+            self.must_read = True
         for seat, plan in sorted(plans.items(), key=lambda item: item[1].due):
             if plan.due <= now:
-                reply = await database_sync_to_async(table_intent)(
+                reply, latest = await database_sync_to_async(intent_with_states)(
                     table_id=self.table_id, seat=seat, message=plan.message
                 )
+                latest_keep(self.table_id, latest)
                 self.plans.pop(seat, None)
                 if reply.changed:
                     await table_changed_notify(self.table_id, reply.v)
@@ -143,12 +162,17 @@ def ticker_leave(table_id: int) -> None:
     ticker.members -= 1
     if ticker.members <= 0:
         _tickers.pop(table_id, None)
+        latest_forget(table_id)
         ticker.wake.set()
         if ticker.task is not None:
             ticker.task.cancel()
 
 
-def ticker_wake(table_id: int) -> None:
+def ticker_wake(table_id: int, v: int) -> None:
+    """A nudge named `v` (-1: it could not say): plan again."""
     ticker = _tickers.get(table_id)
     if ticker is not None:
+        if v < 0:
+            ticker.must_read = True
+        ticker.told_v = max(ticker.told_v, v)
         ticker.wake.set()

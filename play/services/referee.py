@@ -14,7 +14,7 @@ same timer firing in two processes records one event.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -41,11 +41,16 @@ class Refusal:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What an intent came to: a refusal (or None), and the table's `v` after it."""
+    """What an intent came to: a refusal (or None), and the table's `v` after it.
+
+    `table` is the row as saved by a change (None when nothing changed): the
+    process can show the new state without reading it back.
+    """
 
     refusal: Refusal | None
     v: int
     changed: bool
+    table: Table | None = None
 
 
 class _Bad(Exception):
@@ -150,6 +155,11 @@ def read_ref(message: dict[str, Any]) -> str | None:
 def table_intent(*, table_id: int, seat: int | None, message: dict[str, Any]) -> Reply:
     """Handle one client message (ready, play, flip) from `seat` (None: a spectator), in the spec's order."""
     table = _lock(table_id)
+    reply = _intent(table, seat, message)
+    return replace(reply, table=table) if reply.changed else reply
+
+
+def _intent(table: Table, seat: int | None, message: dict[str, Any]) -> Reply:
     try:
         ref = read_ref(message)
     except _Bad as bad:
@@ -273,7 +283,11 @@ def _stall(table: Table, game: LiveGame, t: int) -> None:
 def table_tick(*, table_id: int, now: int | None = None) -> Reply:
     """Record what the table's clock makes due now (idempotent: re-checked under the row's lock)."""
     table = _lock(table_id)
-    now = now_ms() if now is None else now
+    reply = _tick(table, now_ms() if now is None else now)
+    return replace(reply, table=table) if reply.changed else reply
+
+
+def _tick(table: Table, now: int) -> Reply:
     changed_fields: list[str] = []
     game: LiveGame | None = None
     stale = _stale_seats(table, now)
