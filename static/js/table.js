@@ -375,7 +375,8 @@
       button.dataset.pile = String(pile);
       button.dataset.top = top || "";
       var count = state.pile_counts[pile];
-      var label = "Pile " + (pile + 1) + ": " + (top ? cardLabel(top) : "empty") + ", " + plural(count, "card");
+      // Before t = 0 a pile shows no card: its starter lies face down.
+      var label = "Pile " + (pile + 1) + ": " + (top ? cardLabel(top) : count ? "face down" : "empty") + ", " + plural(count, "card");
       if (keysShown) label += " (key " + PILE_KEYS[pile].toUpperCase() + ")";
       button.setAttribute("aria-label", label);
       var face = top ? cardNode(top) : backNode(0);
