@@ -22,6 +22,8 @@ ORGANISER = 0
 class Source(StrEnum):
     LOG = "log"
     REPORT = "report"
+    # A log the service's own table recorded: it saw every card, so it decides at once.
+    TABLE = "table"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,9 @@ def game_outcome(
     claims = list(claims)
     if not claims:
         return Outcome(OutcomeKind.OPEN)
+    table = next((claim for claim in claims if claim.source is Source.TABLE), None)
+    if table is not None:  # the referee saw every card: its log decides, whatever else is claimed
+        return Outcome(OutcomeKind.DECIDED, table.winner, Source.TABLE, places=table.places, timed=table.timed)
     results = {claim.result for claim in claims}
     if len(results) > 1:
         return Outcome(OutcomeKind.DISPUTED)

@@ -181,6 +181,7 @@ class Game(models.Model):
         ORGANISER = "organiser", "Set by an organiser"
         CORRECTION = "correction", "A tournament correction"
         LAPSE = "lapse", "Unconfirmed, stood when its window ran out"
+        TABLE = "table", "Recorded at the service's table"
 
     class ClaimSource(models.TextChoices):
         LOG = "log", "A verified log"

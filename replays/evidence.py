@@ -19,7 +19,7 @@ def log_side(match: Match, submitter_player_id: int | None) -> int:
     return submitter_player_id if submitter_player_id in match.player_ids else ORGANISER
 
 
-def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog) -> Claim:
+def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog, *, from_table: bool = False) -> Claim:
     """What one verified log claims: its winner and, where games end in places, the places and timed scores.
 
     Where games end in places the winner is the one seat alone in first place:
@@ -33,8 +33,8 @@ def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog) -> C
         first = sole_winner(tuple(log.places))
         winner = None if first is None else match.player_ids[first]
     return Claim(
-        log_side(match, submitter_player_id),
-        Source.LOG,
+        ORGANISER if from_table else log_side(match, submitter_player_id),
+        Source.TABLE if from_table else Source.LOG,
         winner,
         None if log.places is None else tuple(log.places),
         None if log.timed_scores is None else tuple(log.timed_scores),
@@ -45,13 +45,18 @@ def game_log_claims(*, game: Game) -> tuple[list[Claim], bool]:
     """The claims of the game's verified logs, and whether any of its logs is still pending (one query)."""
     rows = MatchLog.objects.filter(
         game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]
-    ).values_list("status", "winner_id", "places", "timed_scores", "submitted_by__player__id")
+    ).values_list("status", "winner_id", "places", "timed_scores", "submitted_by__player__id", "provenance")
     claims, pending = [], False
-    for status, winner_id, places, timed, submitter in rows:
+    for status, winner_id, places, timed, submitter, provenance in rows:
         if status == MatchLog.Status.PENDING:
             pending = True
         else:
             claims.append(
-                log_claim(game.match, submitter, MatchLog(winner_id=winner_id, places=places, timed_scores=timed))
+                log_claim(
+                    game.match,
+                    submitter,
+                    MatchLog(winner_id=winner_id, places=places, timed_scores=timed),
+                    from_table=provenance == MatchLog.Provenance.TABLE,
+                )
             )
     return claims, pending

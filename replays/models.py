@@ -44,7 +44,13 @@ class StoredLog(models.Model):
 class MatchLog(StoredLog):
     """One speed-log/1 document submitted for one game, stored verbatim, and its verdict."""
 
+    class Provenance(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted by a player or an organiser"
+        # Recorded by one of the service's own tables (speed-table/1), which saw every card.
+        TABLE = "table", "Recorded at the table"
+
     game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
+    provenance = models.CharField(max_length=10, choices=Provenance.choices, default=Provenance.SUBMITTED)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     # The seat's player in this match, mapped through the log's `players` handles.
     winner = models.ForeignKey("matches.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")

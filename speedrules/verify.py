@@ -636,3 +636,71 @@ class _Verifier:
 
     def _error(self, code: ErrorCode, message: str) -> LogError:
         return event_error(self.index, message, code)
+
+
+class LiveGame:
+    """A game being played, judged one event at a time with the verifier's own checks (a table's referee).
+
+    `check(raw)` reads a speed-log/1 event (a dict, as a log holds it) with the
+    one parser and judges it against the table as it stands, exactly as the
+    verifier would at that point of a log, raising the same `LogError`;
+    `push(raw)` checks it and makes the move. Nothing about the rules lives
+    here: the parser, the checks and `GameState.apply` are the verifier's.
+    """
+
+    __slots__ = ("_parse", "_verifier", "events", "previous", "standing")
+
+    def __init__(self, ruleset: Ruleset, players: tuple[str, ...], deck: list[str]) -> None:
+        verifier = _Verifier(None, record_steps=False)
+        verifier.ruleset = ruleset
+        verifier.players = players
+        verifier.deck = [CARD_ID[name] for name in deck]
+        verifier.state = GameState(ruleset, list(verifier.deck))
+        self._verifier = verifier
+        self._parse = event_parser(ruleset, players, verifier.state.draws)
+        #: The events pushed so far, as given.
+        self.events: list[dict[str, Any]] = []
+        self.previous = 0
+        #: The latest event that was not a collision, when it is a play: what a collision is judged against.
+        self.standing: Play | None = None
+
+    @property
+    def state(self) -> GameState:
+        state = self._verifier.state
+        assert state is not None
+        return state
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._verifier.ruleset
+
+    def check(self, raw: dict[str, Any]) -> Any:
+        """The typed event of `raw` if it may come next; `LogError` (the verifier's code and message) if not."""
+        verifier, state = self._verifier, self.state
+        verifier.index = len(self.events)
+        event = self._parse(raw, verifier.index)
+        if event.t < self.previous or state.winner is not None:
+            verifier._check_clock(event.t, self.previous)
+        if type(event) is Play:
+            verifier._check_play(event, state)
+        elif type(event) is Collision:
+            verifier._check_collision(event, self.standing)
+        elif type(event) is Stall:
+            verifier._check_stall(event)
+        elif type(event) is Reshuffle:
+            verifier._check_reshuffle(event)
+        elif type(event) is Move:
+            verifier._check_move(event)
+        elif type(event) is SpeedCall:
+            verifier._check_speed(event)
+        return event
+
+    def push(self, raw: dict[str, Any]) -> Any:
+        """Check `raw` (raising `LogError` when it may not come next), then make its move."""
+        event = self.check(raw)
+        if type(event) is not Collision:
+            self.state.apply(event)
+            self.standing = event if type(event) is Play else None
+        self.previous = event.t
+        self.events.append(raw)
+        return event

@@ -18,4 +18,5 @@ urlpatterns = [
     path("redoc/", RedocView.as_view(url_name="api:schema"), name="redoc"),
     path("", include("matches.api.urls")),
     path("", include("replays.api.urls")),
+    path("", include("play.api.urls")),
 ]

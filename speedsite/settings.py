@@ -45,6 +45,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First: its runserver serves the tables' sockets as well as the pages (the demo's one command).
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -63,6 +65,7 @@ INSTALLED_APPS = [
     "matches",
     "replays",
     "tournaments",
+    "play",
     "web",
 ]
 # The benchmarks' commands and their no-op task (`benchmarks`): in development, in the
@@ -412,3 +415,36 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Live play at a table (speed-table/1): the sockets are served by Channels (ASGI).
+ASGI_APPLICATION = "speedsite.asgi.application"
+# The channel layer carries only "changed" nudges between server processes: Redis when
+# CHANNEL_LAYER_URL is set (several processes), else in memory (one process, the demo).
+CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
+# No socket timeout: the layer blocks on Redis for a message (BZPOPMIN) longer than redis-py 8's
+# default of 5 s, which would end every quiet connection (django/channels_redis#422).
+CHANNEL_LAYERS = (
+    {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": None}]},
+        }
+    }
+    if CHANNEL_LAYER_URL
+    else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+)
+# A new table's settings (speed-table/1 section 3) and its countdown.
+SPEED_TABLE_SETTINGS = {
+    "collision_ms": int(os.environ.get("SPEED_TABLE_COLLISION_MS", "250")),
+    "stall_ms": int(os.environ.get("SPEED_TABLE_STALL_MS", "1500")),
+    "abandon_ms": int(os.environ.get("SPEED_TABLE_ABANDON_MS", "60000")),
+    "countdown_ms": int(os.environ.get("SPEED_TABLE_COUNTDOWN_MS", "3000")),
+}
+# Practice bots' reaction delays are multiplied by this (tests make bots quick).
+# How often a table's connection says it is alive; three missed (its process died) and its seat is away.
+SPEED_TABLE_HEARTBEAT_MS = int(os.environ.get("SPEED_TABLE_HEARTBEAT_MS", "10000"))
+SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
+# One socket message's limit, and each connection's throttle (messages a second, and a burst).
+SPEED_TABLE_MESSAGE_MAX_BYTES = 4096
+SPEED_TABLE_MESSAGES_PER_SECOND = float(os.environ.get("SPEED_TABLE_MESSAGES_PER_SECOND", "20"))
+SPEED_TABLE_MESSAGE_BURST = int(os.environ.get("SPEED_TABLE_MESSAGE_BURST", "40"))

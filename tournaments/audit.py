@@ -96,7 +96,7 @@ GameRecord = tuple[int, str, int | None, list[int] | None, str]
 """A game as the audit reads it: number, status, winner's id, places per seat, how it was decided."""
 
 #: How a game decided by its evidence is labelled: its result must be one its evidence names.
-_BY_EVIDENCE = (Game.DecidedBy.LOG, Game.DecidedBy.PLAYERS, Game.DecidedBy.LAPSE)
+_BY_EVIDENCE = (Game.DecidedBy.LOG, Game.DecidedBy.PLAYERS, Game.DecidedBy.LAPSE, Game.DecidedBy.TABLE)
 
 
 def _matches(handles: dict[int, str]) -> Checked:

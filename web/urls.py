@@ -20,6 +20,7 @@ from .views import (
     passwords,
     players,
     solitaire,
+    tables,
     tournaments,
 )
 
@@ -41,6 +42,10 @@ site_patterns = [
     path("games/<int:game_id>/report/", matches.game_report_view, name="game_report"),
     path("games/<int:game_id>/confirm/", matches.game_confirm_view, name="game_confirm"),
     path("games/<int:game_id>/dispute/", matches.game_dispute_view, name="game_dispute"),
+    path("games/<int:game_id>/table/", tables.game_table, name="game_table"),
+    path("play/", tables.play, name="play"),
+    path("tables/<int:table_id>/", tables.table_page, name="table"),
+    path("tables/<int:table_id>/replay/", tables.practice_replay, name="practice_replay"),
     path("replays/<int:log_id>/", logs.replay_detail, name="replay"),
     path("solitaire/", solitaire.solitaire_board, name="solitaire"),
     path("solitaire/<int:run_id>/replay/", solitaire.solitaire_replay, name="solitaire_replay"),

@@ -42,11 +42,15 @@ from .results import (
     winner_from_handle,
 )
 
-_DECIDED_BY_SOURCE = {Source.LOG: Game.DecidedBy.LOG, Source.REPORT: Game.DecidedBy.PLAYERS}
+_DECIDED_BY_SOURCE = {
+    Source.LOG: Game.DecidedBy.LOG,
+    Source.REPORT: Game.DecidedBy.PLAYERS,
+    Source.TABLE: Game.DecidedBy.TABLE,
+}
 
 
 def decided_by_source(source: Source) -> str:
-    """How a game decided by evidence of this kind is labelled: "log" or "players"."""
+    """How a game decided by evidence of this kind is labelled: "log", "players" or "table"."""
     return _DECIDED_BY_SOURCE[source]
 
 
@@ -293,7 +297,7 @@ def game_apply_evidence(*, game: Game, made_by: AnyUser = None, source: dict[str
         game.winner_id,
         None if game.places is None else tuple(game.places),
     )
-    if game.decided_by == Game.DecidedBy.LOG and game.is_settled and not agrees:
+    if game.decided_by in (Game.DecidedBy.LOG, Game.DecidedBy.TABLE) and game.is_settled and not agrees:
         if match.status != Match.Status.IN_PROGRESS:
             # The match is over (or annulled): its result stands until an organiser corrects
             # it, but the disagreement is kept where the organiser will see it.

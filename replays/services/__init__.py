@@ -10,13 +10,14 @@
 from .reverification import logs_enqueue_verification, pending_resend, runs_enqueue_verification
 from .solitaire import solitaire_submit, solitaire_verify
 from .steps import document_compact_steps, log_steps_build, replay_compact
-from .submission import log_submit
+from .submission import log_submit, log_submit_from_table
 from .verification import log_verify
 
 __all__ = [
     "document_compact_steps",
     "log_steps_build",
     "log_submit",
+    "log_submit_from_table",
     "log_verify",
     "logs_enqueue_verification",
     "pending_resend",

@@ -140,6 +140,7 @@ def _check_quotas(*, game: Game, user: AnyUser, size: int) -> None:
 
 _DECIDED_BY_WORDS: dict[str, str] = {
     Game.DecidedBy.LOG: "a verified log",
+    Game.DecidedBy.TABLE: "the log of its table",
     Game.DecidedBy.PLAYERS: "the players' reports",
     Game.DecidedBy.ORGANISER: "an organiser",
     Game.DecidedBy.CORRECTION: "a tournament correction",
@@ -211,3 +212,31 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     if enqueue:
         logs_enqueue_verification(log_ids=[log.pk])
     return log, True
+
+
+@transaction.atomic
+def log_submit_from_table(*, game_id: int, data: bytes) -> MatchLog:
+    """Store the log a table of the service recorded for its game (provenance "the table") and enqueue it.
+
+    The table is the submitter: nobody's quota or permission applies, but the
+    document gets the same checks as any (players, ruleset, events) and the
+    same verification; a verified table log decides the game at once.
+    """
+    game = game_lock(game_id=game_id)
+    match = game.match
+    document = document_parse(data)
+    if not isinstance(document, dict):
+        raise Invalid("A table's log must be a JSON object.")
+    document_check_events(document)
+    require_match_live(match)
+    if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
+        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
+        raise Invalid(f"Game {game.number} of match {match.pk} is already decided by {how}.")
+    _check_players(document, match)
+    _check_ruleset(document, match)
+    digest = hashlib.sha256(data).hexdigest()
+    log = MatchLog.objects.create(
+        game=game, data=data, size=len(data), sha256=digest, provenance=MatchLog.Provenance.TABLE
+    )
+    logs_enqueue_verification(log_ids=[log.pk])
+    return log

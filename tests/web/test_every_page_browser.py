@@ -63,6 +63,7 @@ def test_every_page_on_a_phone_in_the_dark(
         "organise-start": f"/organise/tournaments/{site['setup'].pk}/start/",
         "match-new": "/matches/new/",
         "submit": "/submit/",
+        "play": "/play/",
     }.items():
         response = page.goto(f"{live_server.url}{path}")
         assert response is not None and response.status == 200, path

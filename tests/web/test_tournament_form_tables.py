@@ -74,7 +74,11 @@ def test_empty_points_keep_the_defaults(orga: Client) -> None:
         ({"tables-points_three": "three"}, "tables-points_three", "Whole numbers"),
         ({"tables-ruleset_four": "speed"}, "tables-ruleset_four", "Select a valid choice"),
         # Another format's bad box does not stop this one: only the chosen format's options are read.
-        ({"format": "tables", "swiss-swiss_rounds": "x", "tables-table_rounds": "0"}, "tables-table_rounds", "from 1 to 99"),
+        (
+            {"format": "tables", "swiss-swiss_rounds": "x", "tables-table_rounds": "0"},
+            "tables-table_rounds",
+            "from 1 to 99",
+        ),
         ({"format": "swiss", "series_length": "2"}, "series_length", "best_of must be odd"),
     ],
 )

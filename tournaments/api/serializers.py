@@ -74,7 +74,9 @@ class TournamentSettingsInput(serializers.Serializer):
     """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
 
     name = StrictCharField(max_length=120)
-    format = serializers.ChoiceField(choices=Tournament.Format.choices, help_text="The format; its own options go in `options`.")
+    format = serializers.ChoiceField(
+        choices=Tournament.Format.choices, help_text="The format; its own options go in `options`."
+    )
     best_of = WholeNumberSerializerField(
         column=(Tournament, "series_length"), min_value=1, required=False, allow_null=True, default=None
     )

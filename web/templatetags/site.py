@@ -165,3 +165,10 @@ def desk_count(user: Any) -> int:
 def history_words(change: Any) -> str:
     """A history row's change in words ("being played → waiting for confirmation; the claim: ann won")."""
     return change_words(change.before or {}, change.after or {}, of_game=change.game_id is not None)
+
+
+@register.filter
+def plays_at_table(match: Any) -> bool:
+    """Whether a match's games can be played at a table: speed-table/1 seats two to four players each alone."""
+    rules = match.ruleset or {}
+    return 2 <= int(rules.get("players", 2)) <= 4 and not rules.get("teams") and not rules.get("tableau")

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("games/<int:game_id>/table/", views.GameTableApi.as_view(), name="game-table"),
+    path("tables/", views.PracticeTableApi.as_view(), name="table-list"),
+    path("tables/<int:table_id>/", views.TableDetailApi.as_view(), name="table-detail"),
+    path("tables/<int:table_id>/log/document/", views.PracticeLogDocumentApi.as_view(), name="table-log-document"),
+    path("tables/<int:table_id>/steps/compact/", views.PracticeStepsApi.as_view(), name="table-steps-compact"),
+]

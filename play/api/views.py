@@ -1,0 +1,88 @@
+"""The tables over HTTP (speed-table/1 section 1): thin views over the play services and selectors."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from replays.api.serializers import CompactStepsOutput
+from replays.api.views import CHUNK_PARAMETERS, chunk_range
+from replays.compact import chunk
+from replays.services import document_compact_steps
+from speedrules import ENGINE_VERSION
+from speedsite.errors import NotFound
+
+from .. import selectors, services
+from .serializers import PracticeInput, TableOutput
+
+
+class GameTableApi(APIView):
+    """Open the table of an open game (a player of its match, or an organiser), or get the one already open."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="game_table_open", request=None, responses={200: TableOutput, 201: TableOutput})
+    def post(self, request: Request, game_id: int) -> Response:
+        table, created = services.table_open_for_game(game_id=game_id, user=request.user)
+        return Response(selectors.table_json(table), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class PracticeTableApi(APIView):
+    """A practice table: you at seat 0, a bot of the given level at each other seat. It counts for nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="practice_table_create", request=PracticeInput, responses={201: TableOutput})
+    def post(self, request: Request) -> Response:
+        data = PracticeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_practice_create(user=request.user, **data.validated_data)
+        return Response(selectors.table_json(table), status=status.HTTP_201_CREATED)
+
+
+class TableDetailApi(APIView):
+    """A table (anyone)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_detail", responses=TableOutput)
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
+
+
+def _practice_log(table_id: int) -> tuple[int, bytes]:
+    table = selectors.table_get(table_id=table_id)
+    if table.practice_log is None:
+        raise NotFound(f"Table {table_id} keeps no log of its own (a match's table stores its game's log; see `log`).")
+    return table.pk, bytes(table.practice_log)
+
+
+class PracticeLogDocumentApi(APIView):
+    """A finished practice table's speed-log/1 log, byte for byte (a match table's is its game's log)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_log_document", responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        _pk, data = _practice_log(table_id)
+        return HttpResponse(data, content_type="application/json")
+
+
+class PracticeStepsApi(APIView):
+    """A chunk of a finished practice table's replay, in the compact form `speed-steps/1` (as for a log)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_steps_compact", parameters=CHUNK_PARAMETERS, responses=CompactStepsOutput)
+    def get(self, request: Request, table_id: int) -> Response:
+        pk, data = _practice_log(table_id)
+        start, count = chunk_range(request)
+        compact = document_compact_steps(data, name=f"the log of table {pk}")
+        verdict = {"log": pk, "status": "verified", "code": "ok", "event": None}
+        return Response({**verdict, "engine_version": ENGINE_VERSION, **chunk(compact, start=start, count=count)})

@@ -1,0 +1,81 @@
+"""The latest state of each table this process changed, built once per seat and shared by its connections.
+
+Right after a change commits, the process that made it builds the table's
+state once for each seat and once for spectators, from the row it just saved
+and the game it just played (the per-process game cache), with no database
+read. Every connection of this process then sends the one built for its seat.
+A nudge for a newer `v` than the one kept here (another process changed the
+table) is still answered from the database, which stays the truth.
+
+Only the event loop's thread reads and writes the store; the states are built
+in the sync thread and handed over as finished, immutable text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from .models import Table
+from .selectors import table_state
+from .services import Reply, live_game_build, table_intent, table_tick
+
+_MAX_KEPT = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Latest:
+    """The table at `v` as saved (never changed again), and its state as each seat (None: a spectator) sees it."""
+
+    v: int
+    table: Table
+    states: dict[int | None, str]
+
+
+_kept: dict[int, Latest] = {}
+
+
+def latest_build(table: Table) -> Latest:
+    """The states of the table just saved (sync: the game comes from the cache the change filled)."""
+    game = live_game_build(table)
+    seats: list[int | None] = [None, *range(len(table.players))]
+    return Latest(
+        table.v,
+        table,
+        {seat: orjson.dumps(table_state(table=table, seat=seat, game=game)).decode() for seat in seats},
+    )
+
+
+def intent_with_states(*, table_id: int, seat: int | None, message: dict[str, Any]) -> tuple[Reply, Latest | None]:
+    """`table_intent`, then (after its commit) the states it made, when it changed the table (sync)."""
+    reply = table_intent(table_id=table_id, seat=seat, message=message)
+    return reply, None if reply.table is None else latest_build(reply.table)
+
+
+def tick_with_states(*, table_id: int) -> tuple[Reply, Latest | None]:
+    """`table_tick`, then (after its commit) the states it made, when it changed the table (sync)."""
+    reply = table_tick(table_id=table_id)
+    return reply, None if reply.table is None else latest_build(reply.table)
+
+
+def latest_keep(table_id: int, latest: Latest | None) -> None:
+    """Keep the states unless a newer `v` is kept already (event loop's thread)."""
+    if latest is None:
+        return
+    kept = _kept.get(table_id)
+    if kept is not None and kept.v >= latest.v:
+        return
+    if kept is None and len(_kept) >= _MAX_KEPT:
+        _kept.pop(next(iter(_kept)))
+    _kept[table_id] = latest
+
+
+def latest_get(table_id: int) -> Latest | None:
+    return _kept.get(table_id)
+
+
+def latest_forget(table_id: int) -> None:
+    """The process holds no connection to the table any more: its states would only go stale."""
+    _kept.pop(table_id, None)

@@ -1,0 +1,108 @@
+"""A table the server referees, the events it recorded, and the refs each seat has used.
+
+The table row is the one serialisation point of a game across server
+processes: every change takes its `select_for_update` lock, re-reads the
+state and bumps `v`. Events are rows of their own, appended in order and
+stored before any state that shows them is sent.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for the players"
+        COUNTDOWN = "countdown", "Counting down"
+        PLAYING = "playing", "Playing"
+        STUCK = "stuck", "Stuck"
+        OVER = "over", "Over"
+        ABANDONED = "abandoned", "Abandoned"
+
+    # None for a practice table (no match, no rating).
+    game = models.ForeignKey("matches.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
+    ruleset = models.JSONField()
+    ruleset_name = models.CharField(max_length=40, blank=True)
+    # Per seat: the handle shown, the user who may take the seat (None for a bot) and the bot's level (None for a person).
+    players = models.JSONField()
+    seat_users = models.JSONField()
+    bots = models.JSONField()
+    # The shuffled pack (first card dealt first), its salt and the hex SHA-256 of `salt:deck`.
+    deck = models.JSONField()
+    salt = models.CharField(max_length=32)
+    deck_sha256 = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    # collision_ms, stall_ms, abandon_ms (speed-table/1 section 3), and countdown_ms.
+    settings = models.JSONField()
+    # Counts the changes: a state with a higher `v` shows everything a lower one did.
+    v = models.PositiveIntegerField(default=0)
+    # How many events are stored: a reader that reads the row, then the events, reads exactly these.
+    event_count = models.PositiveIntegerField(default=0)
+    ready = models.JSONField()
+    # Per seat: the channel name of the connection holding it (None: not connected), and since when
+    # (epoch ms) a person's seat has had no connection.
+    channels = models.JSONField()
+    away_since = models.JSONField()
+    # Per seat: the connection's last heartbeat (epoch ms). A seat whose connection stopped beating (its
+    # server process died) is taken as away, so abandonment still comes.
+    seen = models.JSONField(default=list)
+    # Epoch milliseconds: when the countdown began, when the starters were turned (t = 0).
+    countdown_at = models.BigIntegerField(null=True, blank=True)
+    started_at = models.BigIntegerField(null=True, blank=True)
+    # While stuck: the table's t when it became stuck, and the flips given (draw-pile rulesets).
+    stuck_at = models.IntegerField(null=True, blank=True)
+    flips = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    # The game's stored log (a match table), or the practice table's own log bytes and its verdict.
+    log = models.ForeignKey("replays.MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    practice_log = models.BinaryField(null=True, blank=True)
+    practice_log_code = models.CharField(max_length=32, blank=True)
+    # Which server process runs the bots, and until when (epoch ms): bots play once however many processes serve.
+    bot_lease = models.CharField(max_length=64, blank=True)
+    bot_lease_until = models.BigIntegerField(default=0)
+    created_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            # One live table per game: a second request returns the open one.
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status__in=["waiting", "countdown", "playing", "stuck"]),
+                name="play_one_live_table_per_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.status})"
+
+
+class TableEvent(models.Model):
+    """One speed-log/1 event of a table's game, as its log holds it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    index = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["table_id", "index"]
+        constraints = [models.UniqueConstraint(fields=["table", "index"], name="play_event_index_unique")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}, event {self.index}"
+
+
+class TableRef(models.Model):
+    """A `ref` a seat used: never applied again, whatever became of the first."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="refs")
+    seat = models.PositiveSmallIntegerField()
+    ref = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "seat", "ref"], name="play_ref_unique_per_seat")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}, seat {self.seat}: {self.ref}"

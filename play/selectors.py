@@ -1,0 +1,116 @@
+"""Reading tables: the table as the API shows it, and the state each connection may see (section 4).
+
+`table_state` is the one place a state is put together, and the one place
+that decides what a connection sees: its own hand from the countdown on,
+counts of everything else, the latest event (a reshuffle without its order),
+and the salt and result once the game is over. Nothing else ever leaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from speedrules import LiveGame
+from speedrules.cards import CARD_NAMES, EMPTY_PILE
+from speedsite.errors import NotFound
+
+from .models import Table
+from .services.live import live_game_build, now_ms
+
+_SETTINGS_SHOWN = ("collision_ms", "stall_ms", "abandon_ms")
+_HAND_SHOWN = (
+    Table.Status.COUNTDOWN,
+    Table.Status.PLAYING,
+    Table.Status.STUCK,
+    Table.Status.OVER,
+    Table.Status.ABANDONED,
+)
+_ON_CLOCK = (Table.Status.PLAYING, Table.Status.STUCK)
+
+
+def table_get(*, table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(f"There is no table {table_id}.")
+    return table
+
+
+def table_log_url(table: Table) -> str | None:
+    """The stored log's API URL: the game's log for a match table; a practice table's own log document."""
+    if table.log_id is not None:
+        return f"/api/logs/{table.log_id}/"
+    if table.practice_log is not None:
+        return f"/api/tables/{table.pk}/log/document/"
+    return None
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The table as `POST /api/games/{id}/table/`, `POST /api/tables/` and `GET /api/tables/{id}/` answer."""
+    return {
+        "id": table.pk,
+        "game": table.game_id,
+        "status": table.status,
+        "players": list(table.players),
+        "ruleset": table.ruleset,
+        "socket": f"/ws/tables/{table.pk}/",
+        "page": f"/tables/{table.pk}/",
+        "deck_sha256": table.deck_sha256,
+        "log": table_log_url(table),
+    }
+
+
+def _last(game: LiveGame, over: bool) -> dict[str, Any] | None:
+    if not game.events:
+        return None
+    last = dict(game.events[-1])
+    if last.get("type") == "reshuffle" and not over:
+        del last["order"]  # the new stacks are face down
+    return last
+
+
+def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None) -> dict[str, Any]:
+    """The whole table as the connection at `seat` (None: a spectator) may see it."""
+    if game is None:
+        game = live_game_build(table)
+    state = game.state
+    over = table.status == Table.Status.OVER
+    if table.started_at is None:
+        t = None
+    elif table.status in _ON_CLOCK:
+        t = max(now_ms() - table.started_at, game.previous)
+    else:
+        t = game.previous
+    starts_in = None
+    if table.status == Table.Status.COUNTDOWN and table.countdown_at is not None:
+        starts_in = max(0, table.countdown_at + table.settings["countdown_ms"] - now_ms())
+    hand = None
+    if seat is not None and table.status in _HAND_SHOWN:
+        hand = [CARD_NAMES[card] for card in state.hands[seat]]
+    return {
+        "type": "state",
+        "v": table.v,
+        "table": table.pk,
+        "status": table.status,
+        "players": list(table.players),
+        "you": seat,
+        "ruleset": table.ruleset,
+        "settings": {name: table.settings[name] for name in _SETTINGS_SHOWN},
+        "t": t,
+        "starts_in_ms": starts_in,
+        "hand": hand,
+        "hand_counts": [len(held) for held in state.hands],
+        "draw_counts": [len(state.seat_draws[index]) for index in range(len(state.hands))],
+        # Until t = 0 the starters lie face down: no pile shows a card, only its count (section 4).
+        "piles": [None if top == EMPTY_PILE or t is None else CARD_NAMES[top] for top in state.tops],
+        "pile_counts": [len(pile) for pile in state.piles],
+        "stacks": [len(stack) for stack in state.stacks],
+        "connected": [
+            level is not None or channel is not None for level, channel in zip(table.bots, table.channels, strict=True)
+        ],
+        "ready": list(table.ready),
+        "last": _last(game, over),
+        "deck_sha256": table.deck_sha256,
+        "salt": table.salt if over else None,
+        "result": table.result if over else None,
+        "log": table_log_url(table) if over else None,
+    }

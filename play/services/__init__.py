@@ -1,0 +1,36 @@
+"""The play services: opening tables, the referee's intents and timers, the end of a game."""
+
+from .finish import table_document, table_finish
+from .live import live_game_build, now_ms
+from .referee import (
+    Refusal,
+    Reply,
+    table_bot_lease,
+    table_connect,
+    table_disconnect,
+    table_heartbeat,
+    table_intent,
+    table_next_due,
+    table_tick,
+)
+from .tables import deck_proof, practice_rulesets, table_open_for_game, table_practice_create
+
+__all__ = [
+    "Refusal",
+    "Reply",
+    "deck_proof",
+    "live_game_build",
+    "now_ms",
+    "practice_rulesets",
+    "table_bot_lease",
+    "table_connect",
+    "table_disconnect",
+    "table_document",
+    "table_finish",
+    "table_heartbeat",
+    "table_intent",
+    "table_next_due",
+    "table_open_for_game",
+    "table_practice_create",
+    "table_tick",
+]

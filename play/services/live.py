@@ -1,0 +1,63 @@
+"""A table's game as the engine holds it, rebuilt from its stored events, and a per-process cache of it.
+
+The database is the truth: a cached game is used only when it was built at the
+very `v` of the row just read, so a process that missed a change (another
+process made it) replays the events again. The cache is per thread of the
+process (sync code runs in Channels' one sync thread), so nothing is shared
+between threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from speedrules import LiveGame, ruleset_from_json
+
+from ..models import Table, TableEvent
+
+_local = threading.local()
+_MAX_CACHED = 512
+
+
+def now_ms() -> int:
+    """The server's wall clock in epoch milliseconds (every process of a table reads the same clock)."""
+    return int(time.time() * 1000)
+
+
+def _cache() -> dict[int, tuple[int, LiveGame]]:
+    cache: dict[int, tuple[int, LiveGame]] | None = getattr(_local, "games", None)
+    if cache is None:
+        cache = _local.games = {}
+    return cache
+
+
+def live_game_build(table: Table, *, take: bool = False) -> LiveGame:
+    """The table's game after its stored events; `take`: the caller will change it (under the row's lock).
+
+    A game taken out of the cache is put back only by `live_game_keep` after
+    the caller's transaction commits, so a rolled-back change never leaves a
+    game ahead of the database.
+    """
+    cache = _cache()
+    entry = cache.pop(table.pk, None) if take else cache.get(table.pk)
+    if entry is not None and entry[0] == table.v:
+        return entry[1]
+    game = LiveGame(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
+    events = (
+        TableEvent.objects.filter(table_id=table.pk, index__lt=table.event_count)
+        .order_by("index")
+        .values_list("data", flat=True)
+    )
+    for raw in events:
+        game.push(raw)
+    if not take:
+        live_game_keep(table.pk, table.v, game)
+    return game
+
+
+def live_game_keep(table_id: int, v: int, game: LiveGame) -> None:
+    cache = _cache()
+    if len(cache) >= _MAX_CACHED and table_id not in cache:
+        cache.pop(next(iter(cache)))
+    cache[table_id] = (v, game)

@@ -1,0 +1,152 @@
+"""Opening tables: one for an open game of a match, or a practice table against bots (speed-table/1 section 1).
+
+The deck is shuffled and salted from `secrets` when the table is created;
+`deck_sha256` (the hex SHA-256 of `salt:deck`) is shown from the start and
+the salt revealed when the game is over, so any player can check the deal
+was fixed before the game began.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from matches.models import Game
+from matches.selectors import AnyUser, signed_in, user_is_organiser, user_player
+from matches.services import game_lock
+from speedrules import PRESETS, Ruleset, ruleset_from_json
+from speedrules.cards import build_pack
+from speedsite.errors import Invalid, NotAllowed
+
+from ..bots import BOT_LEVELS, bot_name
+from ..models import Table
+
+_LIVE = (Table.Status.WAITING, Table.Status.COUNTDOWN, Table.Status.PLAYING, Table.Status.STUCK)
+
+
+def deck_proof(salt: str, deck: list[str]) -> str:
+    """`deck_sha256`: the hex SHA-256 of the UTF-8 bytes of `salt + ":" + ",".join(deck)`."""
+    return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
+
+
+def _table_settings() -> dict[str, int]:
+    return dict(settings.SPEED_TABLE_SETTINGS)
+
+
+def _playable(ruleset: Ruleset) -> bool:
+    """speed-table/1 covers the rulesets of speed-log/1 proper: two to four seats, no teams, no tableau."""
+    return ruleset.players >= 2 and not ruleset.teams and not ruleset.tableau
+
+
+def _new_table(
+    *,
+    ruleset: Ruleset,
+    ruleset_name: str,
+    players: list[str],
+    seat_users: list[int | None],
+    bots: list[str | None],
+    game: Game | None,
+    user: User | None,
+    deck: list[str] | None,
+) -> Table:
+    if deck is None:
+        deck = build_pack(decks=ruleset.decks, jokers=ruleset.jokers)
+        secrets.SystemRandom().shuffle(deck)
+    salt = secrets.token_hex(16)
+    seats = ruleset.players
+    return Table.objects.create(
+        game=game,
+        ruleset=ruleset.to_json(),
+        ruleset_name=ruleset_name,
+        players=players,
+        seat_users=seat_users,
+        bots=bots,
+        deck=deck,
+        salt=salt,
+        deck_sha256=deck_proof(salt, deck),
+        settings=_table_settings(),
+        ready=[level is not None for level in bots],  # bots are always ready
+        channels=[None] * seats,
+        away_since=[None] * seats,
+        seen=[None] * seats,
+        created_by=user,
+    )
+
+
+@transaction.atomic
+def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None = None) -> tuple[Table, bool]:
+    """The table of an open game (a player of its match, or an organiser): (table, created).
+
+    `deck` fixes the deal (tests only); everything else takes the same path.
+    """
+    game = game_lock(game_id=game_id)  # the match row's lock: two requests open one table
+    match = game.match
+    if not user_is_organiser(user=user):
+        me = user_player(user=user)
+        if me is None or me.pk not in match.player_ids:
+            raise NotAllowed("Only the match's players or an organiser can open its table.")
+    live = Table.objects.filter(game=game, status__in=_LIVE).first()
+    if live is not None:
+        return live, False
+    if game.status != Game.Status.OPEN or Table.objects.filter(game=game, status=Table.Status.OVER).exists():
+        raise Invalid(
+            f"Game {game.number} of match {match.pk} is not open (it is {game.status}): a table plays open games only.",
+            extra={"game_status": game.status},
+        )
+    ruleset = ruleset_from_json(match.ruleset)
+    if not _playable(ruleset):
+        raise Invalid("This match's ruleset (teams, a tableau or one seat) cannot be played at a table.")
+    players = match.players
+    table = _new_table(
+        ruleset=ruleset,
+        ruleset_name=match.ruleset_name,
+        players=[player.handle for player in players],
+        seat_users=[player.user_id for player in players],
+        bots=[None] * len(players),
+        game=game,
+        user=signed_in(user),
+        deck=deck,
+    )
+    return table, True
+
+
+def practice_rulesets() -> list[str]:
+    """The presets a practice table offers."""
+    return [name for name, ruleset in PRESETS.items() if _playable(ruleset)]
+
+
+@transaction.atomic
+def table_practice_create(*, user: AnyUser, ruleset: str, bots: list[Any], deck: list[str] | None = None) -> Table:
+    """A practice table: the caller at seat 0, one bot of the given level at each other seat."""
+    author = signed_in(user)
+    if author is None:
+        raise NotAllowed("Sign in to play a practice game.")
+    if ruleset not in practice_rulesets():
+        raise Invalid(
+            f"Unknown or unplayable ruleset {ruleset!r}; use one of {', '.join(practice_rulesets())}.",
+            extra={"field": "ruleset"},
+        )
+    rules = PRESETS[ruleset]
+    if len(bots) != rules.players - 1 or any(level not in BOT_LEVELS for level in bots):
+        raise Invalid(
+            f"The {ruleset!r} ruleset seats {rules.players}: give {rules.players - 1} bot levels, each one of "
+            f"{', '.join(BOT_LEVELS)}.",
+            extra={"field": "bots"},
+        )
+    me = user_player(user=author)
+    handle = me.handle if me is not None else author.get_username()
+    return _new_table(
+        ruleset=rules,
+        ruleset_name=ruleset,
+        players=[handle, *(bot_name(seat, level) for seat, level in enumerate(bots, start=1))],
+        seat_users=[author.pk, *([None] * len(bots))],
+        bots=[None, *bots],
+        game=None,
+        user=author,
+        deck=deck,
+    )

@@ -1,0 +1,624 @@
+/* The table page: live Speed at a table the server referees (speed-table/1).
+
+   The page opens the table's socket and draws every `state` the server sends
+   in full (never by applying differences), so a reconnect is only a new state:
+   the socket reconnects with backoff and the first state it gets is the whole
+   table. Plays are intents: the server decides; a refusal is shown on the card
+   for a moment. The clock runs from the state's `t` and is advanced locally
+   between states; the round trip comes from `ping`/`pong` on the same socket.
+
+   At the end the page shows the result, the replay and the deck's proof: the
+   salt is revealed, the log's deck is fetched and SHA-256(salt + ":" + deck)
+   is computed in the browser (SubtleCrypto) and compared with the hash shown
+   from the start.
+
+   Plain script, no framework, no inline code (the site's Content-Security-Policy). */
+(function () {
+  "use strict";
+
+  var root = document.querySelector("[data-table]");
+  if (!root) return;
+
+  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  var RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
+  var COURT = { J: true, Q: true, K: true };
+  var PILE_KEYS = ["a", "s", "d", "f", "g", "h", "j", "k"];
+  var REFUSALS = {
+    bad_message: "The server could not read that move.",
+    not_seated: "You are watching: only the players play.",
+    game_over: "The game is over.",
+    not_playing: "Not now: the cards are not in play.",
+    not_in_hand: "That card is no longer in your hand.",
+    no_fit: "It does not fit: a card goes on one rank above or below the pile's top.",
+    joker_last: "A joker may not be your last card.",
+    collision: "Too late: another card landed on that pile first.",
+  };
+  var STATUS_WORDS = {
+    waiting: "Waiting for every player to be ready",
+    countdown: "Get ready…",
+    playing: "Playing",
+    stuck: "Nobody can move",
+    over: "Game over",
+    abandoned: "Abandoned: a player left",
+  };
+  var PING_EVERY_MS = 2000;
+  var REFUSAL_SHOWN_MS = 1800;
+
+  var socketPath = root.dataset.socket;
+  var replayTemplate = root.dataset.replayUrl; // ends in /0/: the log's id replaces the 0
+  var state = null;
+  var stateAt = 0; // performance.now() when `state` arrived
+  var selected = []; // the hand cards chosen, in order (a run with multi_card)
+  var flipSent = false; // this seat flipped in the present stuck spell (the state does not say)
+  var refs = {}; // ref -> the cards it played, to show a refusal on them
+  var refCount = 0;
+  var pings = {};
+  var rtts = [];
+  var socket = null;
+  var retries = 0;
+  var retryTimer = null;
+  var pingTimer = null;
+  var stopped = false;
+  var proofDone = false;
+
+  function $(role) { return root.querySelector('[data-role="' + role + '"]'); }
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  function cardLabel(card) {
+    if (card === "JK") return "Joker";
+    var rank = card.slice(0, -1);
+    return (RANK_NAMES[rank] || rank) + " of " + (SUIT_NAMES[card.slice(-1)] || card.slice(-1));
+  }
+  function cardShort(card) {
+    if (card === "JK") return "Joker";
+    return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
+  }
+
+  // The same markup as the replay viewer's cards (and the `{% card %}` tag).
+  function cardNode(card) {
+    var node = el("span", "pcard");
+    node.setAttribute("aria-hidden", "true");
+    var corner, pip;
+    if (card === "JK") {
+      node.classList.add("pcard--joker");
+      corner = ["JK"];
+      pip = "★";
+    } else {
+      var rank = card.slice(0, -1);
+      var suit = card.slice(-1);
+      var symbol = SUITS[suit] || suit;
+      if (suit === "H" || suit === "D") node.classList.add("pcard--red");
+      if (COURT[rank]) node.classList.add("pcard--court");
+      corner = [rank, symbol];
+      pip = COURT[rank] ? rank + symbol : symbol;
+    }
+    ["tl", "br"].forEach(function (where, i) {
+      var c = el("span", "pcard__corner pcard__corner--" + where);
+      corner.forEach(function (part) { c.appendChild(el("span", null, part)); });
+      node.appendChild(c);
+      if (i === 0) node.appendChild(el("span", "pcard__pip", pip));
+    });
+    return node;
+  }
+  function backNode(count) {
+    var node = el("span", "pcard " + (count ? "pcard--back" : "pcard--empty"));
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
+  // `m:ss.s`, as the replays write a game's clock.
+  function clock(ms) {
+    if (ms === null || ms === undefined) return "–:––.–";
+    var tenths = Math.floor(Math.max(0, ms) / 100);
+    var minutes = Math.floor(tenths / 600);
+    var seconds = (tenths % 600) / 10;
+    return minutes + ":" + (seconds < 10 ? "0" : "") + seconds.toFixed(1);
+  }
+
+  function seated() { return state && state.you !== null && state.you !== undefined; }
+  function inPlay() { return state && (state.status === "playing" || state.status === "stuck"); }
+  function flipAsked() {
+    return (
+      seated() && state.status === "stuck" && state.ruleset && state.ruleset.stall_source === "draw_piles" &&
+      state.draw_counts[state.you] > 0 && !flipSent
+    );
+  }
+
+  /* ---------- The socket ---------- */
+
+  function socketUrl() {
+    var scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return scheme + "//" + window.location.host + socketPath;
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  function connect() {
+    retryTimer = null;
+    setLink("connecting");
+    socket = new WebSocket(socketUrl());
+    socket.addEventListener("open", function () {
+      retries = 0;
+      setLink("open");
+      ping();
+      pingTimer = window.setInterval(ping, PING_EVERY_MS);
+    });
+    socket.addEventListener("message", function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "state") onState(message);
+      else if (message.type === "refused") onRefused(message);
+      else if (message.type === "pong") onPong(message);
+    });
+    socket.addEventListener("close", function (event) {
+      window.clearInterval(pingTimer);
+      pingTimer = null;
+      socket = null;
+      // 4000-4999: the server's own answer (no such table, not allowed): retrying would not help.
+      if (event.code >= 4000 && event.code < 5000) {
+        stopped = true;
+        setLink("closed", event.reason || "The server closed this table's connection.");
+        return;
+      }
+      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && state.log)) {
+        setLink("done");
+        return;
+      }
+      // Backoff with jitter: 0.5 s, 1 s, 2 s … up to 10 s, so a restarted server is not stampeded.
+      var delay = Math.min(10000, 500 * Math.pow(2, retries)) * (0.75 + Math.random() * 0.5);
+      retries += 1;
+      setLink("retrying", "Reconnecting in " + Math.ceil(delay / 1000) + " s…");
+      retryTimer = window.setTimeout(connect, delay);
+    });
+  }
+
+  function setLink(how, text) {
+    var node = $("link");
+    node.dataset.link = how;
+    node.textContent = text || { connecting: "Connecting…", open: "Connected", done: "Finished", retrying: "Reconnecting…", closed: "Closed" }[how];
+  }
+
+  function ping() {
+    refCount += 1;
+    var ref = "p" + refCount;
+    pings[ref] = performance.now();
+    send({ type: "ping", ref: ref });
+  }
+
+  function onPong(message) {
+    var sent = pings[message.ref];
+    if (sent === undefined) return;
+    delete pings[message.ref];
+    rtts.push(performance.now() - sent);
+    if (rtts.length > 15) rtts.shift();
+    var sorted = rtts.slice().sort(function (a, b) { return a - b; });
+    var median = sorted[Math.floor(sorted.length / 2)];
+    $("rtt").textContent = Math.round(rtts[rtts.length - 1]) + " ms (median " + Math.round(median) + " ms)";
+  }
+
+  /* ---------- Intents ---------- */
+
+  function ready() {
+    if (send({ type: "ready" })) $("ready").disabled = true;
+  }
+
+  function choose(index) {
+    if (!seated() || !state.hand || index >= state.hand.length) return;
+    var card = state.hand[index];
+    var at = selected.indexOf(index);
+    if (state.ruleset.multi_card) {
+      if (at >= 0) selected.splice(at, 1);
+      else selected.push(index);
+    } else {
+      selected = at >= 0 ? [] : [index];
+    }
+    drawHand();
+    var words = selected.length ? selected.map(function (i) { return cardShort(state.hand[i]); }).join(", ") + " chosen: now a pile" : "Nothing chosen";
+    say(words);
+    return card;
+  }
+
+  function pileChosen(pile) {
+    if (!state || pile >= state.piles.length) return;
+    if (flipAsked()) {
+      if (send({ type: "flip", pile: pile })) {
+        flipSent = true;
+        drawFlip();
+        say("Your draw pile's card goes on pile " + (pile + 1));
+      }
+      return;
+    }
+    if (!selected.length) {
+      say("Choose a card of your hand first");
+      return;
+    }
+    var cards = selected.map(function (i) { return state.hand[i]; });
+    refCount += 1;
+    var ref = "c" + refCount;
+    var message = { type: "play", pile: pile, ref: ref };
+    if (state.ruleset.multi_card) message.cards = cards;
+    else message.card = cards[0];
+    refs[ref] = { cards: cards, pile: pile };
+    if (send(message)) {
+      selected = [];
+      drawHand();
+      say("");
+    }
+  }
+
+  function onRefused(message) {
+    var attempt = message.ref ? refs[message.ref] : null;
+    var words = REFUSALS[message.code] || message.message || message.code;
+    if (attempt && attempt.cards.length) {
+      showRefusal(attempt.cards[0], words);
+    } else {
+      note(words, "error");
+    }
+  }
+
+  // The refusal is shown on the card where it now is in the hand (it stays there), for a moment,
+  // through the redraws of the states that follow; if the card has gone, in the message line.
+  var shown = {}; // card -> {words, until}
+  function showRefusal(card, words) {
+    if (!state || !state.hand || state.hand.indexOf(card) < 0) {
+      note(words, "error");
+      return;
+    }
+    shown = {}; // one at a time: the latest refusal is the one that matters
+    shown[card] = { words: words, until: performance.now() + REFUSAL_SHOWN_MS };
+    drawHand();
+    window.setTimeout(drawHand, REFUSAL_SHOWN_MS + 20);
+  }
+
+  function note(text, kind) {
+    var node = $("note");
+    node.textContent = text;
+    node.dataset.kind = kind || "info";
+    window.clearTimeout(note.timer);
+    note.timer = window.setTimeout(function () { node.textContent = ""; }, REFUSAL_SHOWN_MS + 800);
+  }
+  function say(text) { $("say").textContent = text; }
+
+  /* ---------- Drawing a state ---------- */
+
+  function onState(message) {
+    if (state && message.v < state.v) return; // an older state from a connection being replaced
+    var previous = state;
+    state = message;
+    stateAt = performance.now();
+    if (state.status !== "stuck") flipSent = false;
+    if (!previous || previous.hand === null || !sameCards(previous.hand, state.hand)) {
+      // Keep a choice only while the chosen cards are still at their places.
+      selected = selected.filter(function (i) { return previous && state.hand && previous.hand && state.hand[i] === previous.hand[i]; });
+    }
+    draw(previous);
+  }
+
+  function sameCards(a, b) {
+    if (!a || !b || a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  function draw(previous) {
+    root.dataset.status = state.status;
+    root.dataset.v = String(state.v);
+    root.classList.toggle("is-spectator", !seated());
+    $("status").textContent = STATUS_WORDS[state.status] || state.status;
+    $("you").textContent = seated() ? "You play as " + state.players[state.you] + " (seat " + (state.you + 1) + ")." : "You are watching this table.";
+    drawSeats();
+    drawPiles(previous);
+    drawHand();
+    if (!selected.length) say("");
+    drawFlip();
+    drawLast();
+    var readyButton = $("ready");
+    readyButton.hidden = !seated() || state.status !== "waiting";
+    readyButton.disabled = !!(seated() && state.ready[state.you]);
+    readyButton.textContent = seated() && state.ready[state.you] ? "Ready: waiting for the others" : "I'm ready";
+    $("hash").textContent = state.deck_sha256 || "";
+    tick();
+    if (state.status === "over") drawOver();
+    if (state.status === "abandoned") {
+      $("over").hidden = false;
+      $("result").textContent = "The table was abandoned: a player was away too long. Nothing is decided; the game stays open.";
+    }
+  }
+
+  function drawSeats() {
+    var list = $("seats");
+    list.textContent = "";
+    state.players.forEach(function (name, seat) {
+      var item = el("li", "tt-seat");
+      item.dataset.seat = String(seat);
+      if (seat === state.you) item.classList.add("is-you");
+      var head = el("div", "tt-seat__head");
+      var dot = el("span", "tt-dot " + (state.connected[seat] ? "tt-dot--on" : "tt-dot--off"));
+      dot.setAttribute("aria-hidden", "true");
+      head.appendChild(dot);
+      head.appendChild(el("strong", null, name + (seat === state.you ? " (you)" : "")));
+      item.appendChild(head);
+      var facts = [
+        state.connected[seat] ? "connected" : "not connected",
+        state.status === "waiting" ? (state.ready[seat] ? "ready" : "not ready") : null,
+        plural(state.hand_counts[seat], "card") + " in hand",
+        state.draw_counts[seat] + " to draw",
+      ].filter(Boolean);
+      var line = el("span", "tt-seat__facts", facts.join(" · "));
+      line.dataset.role = "seat-facts";
+      item.appendChild(line);
+      list.appendChild(item);
+    });
+  }
+
+  function drawPiles(previous) {
+    var row = $("piles");
+    if (unchanged("piles", JSON.stringify([state.piles, state.pile_counts, state.stacks, inPlay(), seated()]))) return;
+    row.textContent = "";
+    var keysShown = state.piles.length <= PILE_KEYS.length;
+    state.piles.forEach(function (top, pile) {
+      var button = el("button", "tt-pile");
+      button.type = "button";
+      button.dataset.pile = String(pile);
+      button.dataset.top = top || "";
+      var count = state.pile_counts[pile];
+      // Before t = 0 a pile shows no card: its starter lies face down.
+      var label = "Pile " + (pile + 1) + ": " + (top ? cardLabel(top) : count ? "face down" : "empty") + ", " + plural(count, "card");
+      if (keysShown) label += " (key " + PILE_KEYS[pile].toUpperCase() + ")";
+      button.setAttribute("aria-label", label);
+      var face = top ? cardNode(top) : backNode(0);
+      if (previous && previous.piles && previous.piles[pile] !== top) face.classList.add("pcard--new");
+      button.appendChild(face);
+      button.appendChild(el("span", "tt-pile__count", String(count)));
+      if (keysShown) button.appendChild(el("kbd", "tt-key", PILE_KEYS[pile].toUpperCase()));
+      button.disabled = !inPlay() || !seated();
+      row.appendChild(button);
+    });
+    var stacks = $("stacks");
+    stacks.textContent = "";
+    (state.stacks || []).forEach(function (count, i) {
+      var item = el("div", "tt-stack");
+      item.setAttribute("role", "img");
+      item.setAttribute("aria-label", "Stack " + (i + 1) + ": " + plural(count, "card") + " face down");
+      item.appendChild(backNode(count));
+      item.appendChild(el("span", "tt-pile__count", String(count)));
+      stacks.appendChild(item);
+    });
+    stacks.hidden = !(state.stacks && state.stacks.length);
+  }
+
+  // The hand and the piles are rebuilt only when what they show changed: a card under a finger
+  // must not be replaced by a state about someone else's move (the tap would be lost).
+  var drawn = {};
+  function unchanged(part, signature) {
+    if (drawn[part] === signature) return true;
+    drawn[part] = signature;
+    return false;
+  }
+
+  function drawHand() {
+    var row = $("hand");
+    var hand = (state && state.hand) || [];
+    var now = performance.now();
+    var showing = Object.keys(shown).filter(function (card) { return shown[card].until > now; });
+    if (unchanged("hand", JSON.stringify([hand, selected, inPlay(), seated(), state && state.hand === null, showing]))) return;
+    row.textContent = "";
+    $("hand-box").hidden = !seated();
+    hand.forEach(function (card, i) {
+      var slot = el("div", "tt-slot" + (i >= hand.length / 2 ? " tt-slot--right" : ""));
+      var button = el("button", "tt-card");
+      button.type = "button";
+      button.dataset.card = card;
+      button.dataset.index = String(i);
+      var chosen = selected.indexOf(i) >= 0;
+      button.setAttribute("aria-pressed", String(chosen));
+      button.setAttribute("aria-label", cardLabel(card) + (i < 9 ? " (key " + (i + 1) + ")" : ""));
+      if (chosen) button.classList.add("is-chosen");
+      button.appendChild(cardNode(card));
+      if (i < 9) button.appendChild(el("kbd", "tt-key", String(i + 1)));
+      button.disabled = !inPlay();
+      slot.appendChild(button);
+      var refusal = shown[card];
+      if (refusal && refusal.until > performance.now()) {
+        button.classList.add("is-refused");
+        var bubble = el("span", "tt-refusal", refusal.words);
+        bubble.setAttribute("role", "alert");
+        bubble.dataset.role = "refusal";
+        slot.appendChild(bubble);
+      } else if (refusal) {
+        delete shown[card];
+      }
+      row.appendChild(slot);
+    });
+    if (seated() && !hand.length) row.appendChild(el("p", "tt-muted", state.hand === null ? "Your cards are dealt when the countdown starts." : "No cards in hand."));
+  }
+
+  function drawFlip() {
+    var box = $("flip");
+    var asked = !!(state && flipAsked());
+    box.hidden = !asked;
+    if (!asked || unchanged("flip", String(state.v) + ":" + state.piles.length)) return;
+    var choices = $("flip-choices");
+    choices.textContent = "";
+    state.piles.forEach(function (_top, pile) {
+      var button = el("button", "button button--small", "Pile " + (pile + 1));
+      button.type = "button";
+      button.dataset.flip = String(pile);
+      choices.appendChild(button);
+    });
+  }
+
+  function drawLast() {
+    var last = state.last;
+    var node = $("last");
+    if (!last) {
+      node.textContent = "";
+      return;
+    }
+    var who = last.player !== undefined && last.player !== null ? state.players[last.player] : "";
+    var text;
+    if (last.type === "play") {
+      var cards = last.cards || [last.card];
+      text = who + " played " + cards.map(cardShort).join(" ") + " on pile " + (last.pile + 1);
+    } else if (last.type === "collision") {
+      text = who + "'s " + cardShort(last.card || (last.cards || [""])[0]) + " collided on pile " + (last.pile + 1);
+    } else if (last.type === "stall") {
+      text = "Stalled: new cards turned onto the piles";
+    } else if (last.type === "reshuffle") {
+      text = "The centre piles were reshuffled into the stacks";
+    } else if (last.type === "speed") {
+      text = who + " called Speed!";
+    } else {
+      text = last.type;
+    }
+    node.textContent = (last.t !== undefined ? clock(last.t) + " · " : "") + text;
+  }
+
+  function resultWords(result) {
+    if (!result) return "";
+    if (result.deadlock) return "Deadlock: no flip could free a move. The game is void.";
+    if (result.winner !== undefined && result.winner !== null) {
+      var name = state.players[result.winner];
+      return (result.winner === state.you ? "You won" : name + " won") + " (Speed called at " + clock(state.t) + ").";
+    }
+    return JSON.stringify(result);
+  }
+
+  function drawOver() {
+    $("over").hidden = false;
+    $("result").textContent = resultWords(state.result);
+    $("salt").textContent = state.salt || "";
+    $("salt-line").hidden = !state.salt;
+    var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
+    var replay = $("replay");
+    var replayUrl = null;
+    var documentUrl = null;
+    if (logMatch) {
+      replayUrl = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
+      documentUrl = state.log.replace(/\/$/, "") + "/document/";
+    } else if (state.log && root.dataset.practiceReplay) {
+      // A practice table keeps its log on the table: `log` is then that document's own URL.
+      replayUrl = root.dataset.practiceReplay;
+      documentUrl = state.log;
+    }
+    replay.hidden = !replayUrl;
+    $("log-wait").hidden = !!replayUrl;
+    if (replayUrl) {
+      replay.href = replayUrl;
+      if (!proofDone) {
+        proofDone = true;
+        checkDeck(documentUrl);
+      }
+    }
+  }
+
+  // The deck's proof: the hash shown from the start must be SHA-256(salt + ":" + the log's deck).
+  function checkDeck(documentUrl) {
+    var out = $("proof-check");
+    if (!window.crypto || !window.crypto.subtle || !window.TextEncoder) {
+      out.textContent = "This browser cannot compute SHA-256 here (it needs a secure page); check it yourself as explained below.";
+      return;
+    }
+    out.textContent = "Checking the deck…";
+    fetch(documentUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the log answered " + response.status);
+        return response.json();
+      })
+      .then(function (log) {
+        var text = state.salt + ":" + log.deck.join(",");
+        return window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+      })
+      .then(function (digest) {
+        var hex = Array.prototype.map.call(new Uint8Array(digest), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+        var good = hex === state.deck_sha256;
+        out.dataset.ok = String(good);
+        out.textContent = good
+          ? "✓ Checked in your browser: the log's deck with this salt gives the hash shown before the game began, so the deal was fixed before anyone played."
+          : "✗ The log's deck does not give the hash shown before the game (" + hex + ").";
+      })
+      .catch(function (error) {
+        out.textContent = "The deck could not be checked here (" + error.message + "); check it yourself as explained below.";
+      });
+  }
+
+  /* ---------- The clock ---------- */
+
+  function tick() {
+    if (!state) return;
+    var since = performance.now() - stateAt;
+    var t = state.t;
+    if (t !== null && t !== undefined && inPlay()) t += since;
+    $("clock").textContent = clock(t);
+    var countdown = $("countdown");
+    if (state.status === "countdown" && state.starts_in_ms !== null && state.starts_in_ms !== undefined) {
+      countdown.hidden = false;
+      countdown.textContent = "Starting in " + Math.max(0, Math.ceil((state.starts_in_ms - since) / 1000)) + "…";
+    } else if (state.status === "stuck") {
+      countdown.hidden = false;
+      var stall = state.settings ? state.settings.stall_ms : 1500;
+      var left = Math.max(0, Math.ceil((stall - since) / 100) / 10);
+      countdown.textContent = state.ruleset && state.ruleset.stall_source === "draw_piles"
+        ? "Nobody can move: each player turns a card of their draw pile onto a pile (" + left.toFixed(1) + " s)"
+        : "Nobody can move: the stacks turn over in " + left.toFixed(1) + " s";
+    } else {
+      countdown.hidden = true;
+    }
+  }
+
+  /* ---------- Input ---------- */
+
+  $("hand").addEventListener("click", function (event) {
+    var button = event.target.closest("[data-index]");
+    if (button) choose(Number(button.dataset.index));
+  });
+  $("piles").addEventListener("click", function (event) {
+    var button = event.target.closest("[data-pile]");
+    if (button) pileChosen(Number(button.dataset.pile));
+  });
+  $("flip-choices").addEventListener("click", function (event) {
+    var button = event.target.closest("[data-flip]");
+    if (button) pileChosen(Number(button.dataset.flip));
+  });
+  $("ready").addEventListener("click", ready);
+
+  document.addEventListener("keydown", function (event) {
+    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
+    var key = event.key.toLowerCase();
+    if (/^[1-9]$/.test(key)) {
+      choose(Number(key) - 1);
+      event.preventDefault();
+    } else if (PILE_KEYS.indexOf(key) >= 0) {
+      pileChosen(PILE_KEYS.indexOf(key));
+      event.preventDefault();
+    } else if (key === "arrowleft" || key === "arrowright") {
+      if (state.piles.length === 2) {
+        pileChosen(key === "arrowleft" ? 0 : 1);
+        event.preventDefault();
+      }
+    } else if (key === "escape") {
+      selected = [];
+      drawHand();
+    } else if (key === "r" && state.status === "waiting" && seated()) {
+      ready();
+    }
+  });
+
+  window.setInterval(tick, 100);
+  connect();
+})();

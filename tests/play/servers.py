@@ -1,0 +1,75 @@
+"""Real server processes for the multi-process tests: daphne on free ports, sharing Redis and the test database."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYER_URL = os.environ.get("SPEED_TEST_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/2")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """One daphne process serving `speedsite.asgi` against the test database and the shared channel layer."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        db = connection.settings_dict
+        env = dict(
+            os.environ,
+            DJANGO_SETTINGS_MODULE="speedsite.test_settings",
+            DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            CHANNEL_LAYER_URL=LAYER_URL,
+            PYTHONPATH=str(ROOT),
+        )
+        self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "speedsite.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited: {self.output()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("daphne did not start")
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
+    def url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)

@@ -1,0 +1,6 @@
+"""The settings of the Daphne that the table page's browser tests start: the tests' own, with a stall
+long enough for a page to be seen choosing where its draw pile's card goes."""
+
+from speedsite.test_settings import *  # noqa: F403
+
+SPEED_TABLE_SETTINGS = {**SPEED_TABLE_SETTINGS, "stall_ms": 6000}  # noqa: F405

@@ -1,0 +1,103 @@
+"""The table pages through Django's test client: the page's shell, "Play at a table", practice, a practice replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from django.test import Client
+
+from matches.models import Player
+from matches.services import match_create
+from play.models import Table
+from speedrules import simulate
+from tests.factories import PASSWORD, make_match, make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(player: Player) -> Client:
+    client = Client()
+    assert client.login(username=player.handle, password=PASSWORD)
+    return client
+
+
+def test_an_unknown_table_is_404(client: Client) -> None:
+    assert client.get("/tables/999999/").status_code == 404
+
+
+def test_play_at_a_table_is_offered_to_the_players_and_opens_one_table(alice: Player, ben: Player) -> None:
+    match = make_match(alice, ben, best_of=3)
+    game = match.games.get(number=1)
+    page = signed_in(alice).get(f"/matches/{match.pk}/").content.decode()
+    assert f'action="/games/{game.pk}/table/"' in page
+    assert "Play at a table: game 1" in page
+    assert "Play at a table" in signed_in(alice).get("/me/").content.decode()
+
+    first = signed_in(alice).post(f"/games/{game.pk}/table/")
+    table = Table.objects.get(game=game)
+    assert first.status_code == 302 and first["Location"] == f"/tables/{table.pk}/"
+    again = signed_in(ben).post(f"/games/{game.pk}/table/")
+    assert again["Location"] == f"/tables/{table.pk}/"
+    assert Table.objects.filter(game=game).count() == 1
+
+    shell = signed_in(ben).get(f"/tables/{table.pk}/").content.decode()
+    assert f'data-socket="/ws/tables/{table.pk}/"' in shell
+    assert f'href="/matches/{match.pk}/"' in shell
+    assert "js/table.js" in shell
+    assert "data-practice-replay" not in shell  # a match table's replay is its log's
+
+
+def test_others_are_not_offered_the_table_and_are_refused_one(alice: Player, ben: Player, carol: Player) -> None:
+    match = make_match(alice, ben, best_of=3)
+    game = match.games.get(number=1)
+    assert "Play at a table" not in signed_in(carol).get(f"/matches/{match.pk}/").content.decode()
+    assert "Play at a table" not in Client().get(f"/matches/{match.pk}/").content.decode()
+    refused = signed_in(carol).post(f"/games/{game.pk}/table/", follow=True)
+    assert refused.redirect_chain[-1][0] == f"/matches/{match.pk}/"
+    assert "Only the match&#x27;s players or an organiser can open its table." in refused.content.decode()
+    assert not Table.objects.exists()
+    assert Client().post(f"/games/{game.pk}/table/").status_code == 302  # to the login page
+    assert not Table.objects.exists()
+
+
+def test_a_team_match_is_not_offered_a_table() -> None:
+    players = [make_player(handle) for handle in ("t1", "t2", "t3", "t4")]
+    match = match_create(players=[p.handle for p in players], ruleset="team", best_of=1)
+    assert "Play at a table" not in signed_in(players[0]).get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_practice_makes_a_table_against_bots_of_the_level_chosen(alice: Player) -> None:
+    assert Client().get("/play/").status_code == 302  # sign in first
+    client = signed_in(alice)
+    form = client.get("/play/").content.decode()
+    assert 'value="four-way"' in form and 'value="team"' not in form and 'value="spit"' not in form
+    answer = client.post("/play/", {"ruleset": "three-way", "level": "hard"})
+    table = Table.objects.get()
+    assert answer["Location"] == f"/tables/{table.pk}/"
+    assert table.game_id is None
+    assert table.players[0] == "alice" and table.bots == [None, "hard", "hard"]
+    shell = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f'data-practice-replay="/tables/{table.pk}/replay/"' in shell
+    assert "Practice against bots" in shell
+
+    bad = client.post("/play/", {"ruleset": "spit", "level": "hard"})
+    assert bad.status_code == 200 and Table.objects.count() == 1
+
+
+def test_a_practice_replay_and_log_once_the_game_is_over(alice: Player) -> None:
+    client = signed_in(alice)
+    client.post("/play/", {"ruleset": "speed", "level": "easy"})
+    table = Table.objects.get()
+    assert client.get(f"/tables/{table.pk}/replay/").status_code == 404  # not over yet
+    # What the referee leaves at the end of a practice game: the log's bytes, judged, on the table.
+    document: dict[str, Any] = simulate("speed", seed=4, players=list(table.players))
+    data = orjson.dumps(document)
+    Table.objects.filter(pk=table.pk).update(
+        status=Table.Status.OVER, practice_log=data, practice_log_code="ok", result=document["result"]
+    )
+    replay = client.get(f"/tables/{table.pk}/replay/").content.decode()
+    assert "data-replay" in replay and f'data-url="/api/tables/{table.pk}/steps/compact/"' in replay
+    assert f'href="/api/tables/{table.pk}/log/document/"' in replay
+    assert "bot-easy-1" in replay

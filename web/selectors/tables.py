@@ -1,0 +1,10 @@
+"""Reads of the table pages: a table with its game and match (one query)."""
+
+from __future__ import annotations
+
+from play.models import Table
+
+
+def table_for_page(*, table_id: int) -> Table | None:
+    """The table and, for a match's table, its game and match (for the page's heading and link)."""
+    return Table.objects.select_related("game__match").filter(pk=table_id).first()
