@@ -14,6 +14,7 @@ waits its turn and the table's other connections are not slowed.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -94,9 +95,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         ticker_join(self.table_id)
 
     async def _beat(self, seat: int) -> None:
-        """Say the seat's connection is alive, so a seat of a dead process is seen to be away."""
+        """Say the seat's connection is alive, so a seat of a dead process is seen to be away.
+
+        The first beat comes after a random part of the interval: connections opened together (many
+        tables starting at once, a server's restart) would otherwise beat together for ever, their
+        transactions queueing in the process's one sync thread in a burst, ahead of every play.
+        """
+        interval = settings.SPEED_TABLE_HEARTBEAT_MS / 1000
+        wait = interval * random.random()
         while self.joined and self.seat == seat:
-            await asyncio.sleep(settings.SPEED_TABLE_HEARTBEAT_MS / 1000)
+            await asyncio.sleep(wait)
+            wait = interval
             if not self.joined or self.seat != seat:
                 return
             holds = await database_sync_to_async(table_heartbeat)(
