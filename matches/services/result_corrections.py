@@ -12,7 +12,7 @@ its own records (pairings, ratings) up to date in the same transaction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,13 +225,36 @@ def match_correct_games(
     match = _match_lock(match_id)
     plan = pair_correction_plan(match=match, winners=winners)
     seats = match.player_ids
-    now = timezone.now()
-    for game in Game.objects.filter(match=match, number__in=plan.changed).order_by("number"):
-        game.match = match
-        before = game_state(game)
+
+    def correct(game: Game) -> None:
         game.winner_id = plan.changed[game.number][1]
         if game.places is not None or match.time_limit_ms is not None:
             game.places = list(places_from_winner(seats.index(game.winner_id), 2) or ())
+
+    _games_correct(
+        match, plan.changed, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
+    )
+    return plan
+
+
+def _games_correct(
+    match: Match,
+    numbers: Iterable[int],
+    winner_id: int | None,
+    correct: Callable[[Game], None],
+    *,
+    correction_id: int,
+    made_by: AnyUser,
+    reason: str,
+) -> None:
+    """Apply `correct` to each of the match's games `numbers` (locked by the caller), each with its history row
+    naming the correction, then set the match's winner. finished_at stays: the ratings keep the match's place
+    in time."""
+    now = timezone.now()
+    for game in Game.objects.filter(match=match, number__in=list(numbers)).order_by("number"):
+        game.match = match
+        before = game_state(game)
+        correct(game)
         _correction_save(game, made_by=made_by, reason=reason, now=now)
         game_record_change(
             game=game,
@@ -241,10 +264,9 @@ def match_correct_games(
             reason=reason,
             source={"correction": correction_id},
         )
-    if match.winner_id != plan.winner_id:
-        match.winner = next(player for player in match.players if player.pk == plan.winner_id)
+    if match.winner_id != winner_id:
+        match.winner = next(player for player in match.players if player.pk == winner_id)
         Match.objects.filter(pk=match.pk).update(winner=match.winner)
-    return plan
 
 
 @dataclass(frozen=True)
@@ -353,27 +375,16 @@ def match_correct_places(
     """
     match = _match_lock(match_id)
     plan = table_correction_plan(match=match, games=games)
-    now = timezone.now()
-    for game in Game.objects.filter(match=match, number__in=plan.changed).order_by("number"):
-        game.match = match
-        before = game_state(game)
+
+    def correct(game: Game) -> None:
         places = plan.changed[game.number][1]
         first = sole_winner(places)
         game.places = list(places)
         game.winner_id = None if first is None else match.player_ids[first]
-        _correction_save(game, made_by=made_by, reason=reason, now=now)
-        game_record_change(
-            game=game,
-            kind=ResultChange.Kind.CORRECTION,
-            before=before,
-            made_by=made_by,
-            reason=reason,
-            source={"correction": correction_id},
-        )
-    if match.winner_id != plan.winner_id:
-        # finished_at stays, as for two players: the ratings keep the match's place in time.
-        match.winner = next(player for player in match.players if player.pk == plan.winner_id)
-        Match.objects.filter(pk=match.pk).update(winner=match.winner)
+
+    _games_correct(
+        match, plan.changed, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
+    )
     return plan
 
 
