@@ -461,10 +461,24 @@ def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | No
 
 @transaction.atomic
 def game_dispute_claim(*, game_id: int, user: AnyUser, reason: str) -> Game:
-    """Either player disputes a result awaiting confirmation, saying why; an organiser settles it."""
+    """A player of the other side disputes a result awaiting confirmation, saying why; an organiser settles it.
+
+    The claimant's side made the claim: it waits for the other side's word and
+    cannot dispute its own (an organiser corrects a claim made in error).
+    """
     game = game_lock(game_id=game_id)
     require_match_live(game.match)
-    _require_player(game.match, user, "dispute its results")
+    me = _require_player(game.match, user, "dispute its results")
+    claimant = game.claimed_by_id
+    if game.status == Game.Status.AWAITING_CONFIRMATION and claimant is not None:
+        claimant_side = game.match.team_of(claimant) if game.match.is_team else (claimant,)
+    else:
+        claimant_side = ()
+    if me.pk in claimant_side:
+        raise NotAllowed(
+            "This claim is your side's: it waits for the other side to confirm or dispute it. "
+            "If it is wrong, ask an organiser to set the result."
+        )
     reason = reason.strip()
     if not reason:
         raise Invalid(

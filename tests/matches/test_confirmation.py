@@ -147,6 +147,14 @@ class TestOneSideAlone:
         )
         assert (settled.json()["status"], settled.json()["decided_by"]) == ("void", "organiser")
 
+    def test_the_claimant_cannot_dispute_their_own_claim(self, client_for, alice, ben, capture):
+        game = make_match(alice, ben).games.get()
+        post_log(client_for(alice.user), game, won_log("speed", ["alice", "ben"]), capture)
+        own = client_for(alice.user).post(f"/api/games/{game.pk}/dispute/", {"reason": "Oops"}, format="json")
+        assert own.status_code == 403 and "other side" in own.json()["message"]
+        game.refresh_from_db()
+        assert game.status == Game.Status.AWAITING_CONFIRMATION  # still the other side's word to give
+
     def test_an_outsider_cannot_confirm_or_dispute(self, client_for, alice, ben, carol, capture):
         game = make_match(alice, ben).games.get()
         post_log(client_for(alice.user), game, won_log("speed", ["alice", "ben"]), capture)
