@@ -26,10 +26,6 @@
   var urlNode = root.querySelector('[data-role="steps-url"]');
   var stepsUrl = urlNode ? urlNode.dataset.url : null;
 
-  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  var SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  var RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-  var COURT = { J: true, Q: true, K: true };
   // Row kinds of the compact form, and how many integers of move follow each.
   var PLAY = 1, COLLISION = 2, STALL = 3, RESHUFFLE = 4, SPEED = 5;
   var MOVE_LENGTH = { 0: 0, 1: 3, 2: 3, 3: 0, 4: 0, 5: 1, "-1": 0 };
@@ -42,45 +38,8 @@
     return node;
   }
 
-  function cardLabel(card) {
-    if (card === "JK") return "Joker";
-    var rank = card.slice(0, -1);
-    return (RANK_NAMES[rank] || rank) + " of " + (SUIT_NAMES[card.slice(-1)] || card.slice(-1));
-  }
-
-  // The same markup as the `{% card %}` template tag (web/templatetags/cards.py).
-  function cardNode(card) {
-    var node = el("span", "pcard");
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", cardLabel(card));
-    node.dataset.card = card;
-    var corner, pip;
-    if (card === "JK") {
-      node.classList.add("pcard--joker");
-      corner = ["JK"];
-      pip = "★";
-    } else {
-      var rank = card.slice(0, -1);
-      var suit = card.slice(-1);
-      var symbol = SUITS[suit] || suit;
-      if (suit === "H" || suit === "D") node.classList.add("pcard--red");
-      if (COURT[rank]) node.classList.add("pcard--court");
-      corner = [rank, symbol];
-      pip = COURT[rank] ? rank + symbol : symbol;
-    }
-    ["tl", "br"].forEach(function (where, i) {
-      var c = el("span", "pcard__corner pcard__corner--" + where);
-      c.setAttribute("aria-hidden", "true");
-      corner.forEach(function (part) { c.appendChild(el("span", null, part)); });
-      node.appendChild(c);
-      if (i === 0) {
-        var p = el("span", "pcard__pip", pip);
-        p.setAttribute("aria-hidden", "true");
-        node.appendChild(p);
-      }
-    });
-    return node;
-  }
+  var cardLabel = window.SpeedCards.label;
+  function cardNode(card) { return window.SpeedCards.face(card, true); }
 
   // A face-down pile: one card back with the count on it, or an empty outline.
   // A Spit stock pile: its top card face up on the cards face down under it.

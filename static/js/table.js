@@ -19,10 +19,7 @@
   var root = document.querySelector("[data-table]");
   if (!root) return;
 
-  var SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  var SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  var RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-  var COURT = { J: true, Q: true, K: true };
+  var SUITS = window.SpeedCards.SUITS;
   var PILE_KEYS = ["a", "s", "d", "f", "g", "h", "j", "k"];
   var REFUSALS = {
     bad_message: "The server could not read that move.",
@@ -71,42 +68,13 @@
   }
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  function cardLabel(card) {
-    if (card === "JK") return "Joker";
-    var rank = card.slice(0, -1);
-    return (RANK_NAMES[rank] || rank) + " of " + (SUIT_NAMES[card.slice(-1)] || card.slice(-1));
-  }
+  var cardLabel = window.SpeedCards.label;
   function cardShort(card) {
     if (card === "JK") return "Joker";
     return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
   }
 
-  // The same markup as the replay viewer's cards (and the `{% card %}` tag).
-  function cardNode(card) {
-    var node = el("span", "pcard");
-    node.setAttribute("aria-hidden", "true");
-    var corner, pip;
-    if (card === "JK") {
-      node.classList.add("pcard--joker");
-      corner = ["JK"];
-      pip = "★";
-    } else {
-      var rank = card.slice(0, -1);
-      var suit = card.slice(-1);
-      var symbol = SUITS[suit] || suit;
-      if (suit === "H" || suit === "D") node.classList.add("pcard--red");
-      if (COURT[rank]) node.classList.add("pcard--court");
-      corner = [rank, symbol];
-      pip = COURT[rank] ? rank + symbol : symbol;
-    }
-    ["tl", "br"].forEach(function (where, i) {
-      var c = el("span", "pcard__corner pcard__corner--" + where);
-      corner.forEach(function (part) { c.appendChild(el("span", null, part)); });
-      node.appendChild(c);
-      if (i === 0) node.appendChild(el("span", "pcard__pip", pip));
-    });
-    return node;
-  }
+  function cardNode(card) { return window.SpeedCards.face(card, false); }
   function backNode(count) {
     var node = el("span", "pcard " + (count ? "pcard--back" : "pcard--empty"));
     node.setAttribute("aria-hidden", "true");
