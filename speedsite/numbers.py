@@ -98,17 +98,17 @@ def column_range(model: type[models.Model], field_name: str) -> tuple[int, int]:
     return low, high
 
 
-def _bounds(
-    column: tuple[type[models.Model], str] | None, low: int | None, high: int | None
-) -> tuple[int | None, int | None]:
-    """The bounds given, within the column's where one is named (a caller may narrow, never widen)."""
-    if column is None:
-        return low, high
-    column_low, column_high = column_range(*column)
-    return (
-        column_low if low is None else max(low, column_low),
-        column_high if high is None else min(high, column_high),
-    )
+def _bounds(column: tuple[type[models.Model], str] | None, low: int | None, high: int | None) -> tuple[int, int]:
+    """The bounds given, within the column's where one is named (a caller may narrow, never widen).
+
+    A field must end up with both: an unbounded number would reach a column."""
+    if column is not None:
+        column_low, column_high = column_range(*column)
+        low = column_low if low is None else max(low, column_low)
+        high = column_high if high is None else min(high, column_high)
+    if low is None or high is None:
+        raise TypeError("A whole-number field needs both bounds, or a column to take them from.")
+    return low, high
 
 
 class WholeNumberField(forms.IntegerField):
@@ -124,8 +124,6 @@ class WholeNumberField(forms.IntegerField):
         **kwargs: Any,
     ) -> None:
         low, high = _bounds(column, min_value, max_value)
-        if low is None or high is None:
-            raise TypeError("A whole-number field needs both bounds, or a column to take them from.")
         super().__init__(min_value=low, max_value=high, **kwargs)
 
     def to_python(self, value: Any) -> int | None:
@@ -157,8 +155,6 @@ class WholeNumberSerializerField(serializers.IntegerField):
         **kwargs: Any,
     ) -> None:
         low, high = _bounds(column, min_value, max_value)
-        if low is None or high is None:
-            raise TypeError("A whole-number field needs both bounds, or a column to take them from.")
         super().__init__(min_value=low, max_value=high, **kwargs)
 
     def to_internal_value(self, data: Any) -> int:
