@@ -121,6 +121,24 @@ def _parse_exactly(data: bytes | str) -> Any:
         return _NOT_JSON
 
 
+#: How a table's game may end before its end (speed-table/1 amendment L3), as its log's `table.ended.by` says.
+ENDED_EARLY = ("resign", "claim")
+
+
+def _ended_early(document: dict[str, Any]) -> str | None:
+    """A table log's `table.ended.by` ("resign", "claim"), or None.
+
+    Such a game ended before its end by the table's decision (amendment L4):
+    its events are checked as any log's, its result is not checked against
+    them, and the verdict names no winner, so a log can never win a game this
+    way: the table that ended it decides it.
+    """
+    table = document.get("table")
+    ended = table.get("ended") if isinstance(table, dict) else None
+    by = ended.get("by") if isinstance(ended, dict) else None
+    return by if type(by) is str and by in ENDED_EARLY else None
+
+
 def verify_document(document: object, *, steps: bool = False) -> Verdict:
     """Verify a parsed log document (the value `json.loads` returns)."""
     return _Verifier(document, record_steps=steps).run()
@@ -132,6 +150,7 @@ class _Verifier:
     __slots__ = (
         "deck",
         "document",
+        "ended",
         "events",
         "index",
         "players",
@@ -149,12 +168,13 @@ class _Verifier:
         self.deck: list[Card] = []
         self.events: list[Any] = []
         self.index = 0  # the event being checked, for messages
+        self.ended: str | None = None  # how a table's game ended early: its result is not the events'
 
     def run(self) -> Verdict:
         try:
             events, result = self._read_document()
             self._replay(events)
-            winner = self._check_result(result)
+            winner = None if self.ended is not None else self._check_result(result)
         except LogError as error:
             # The events before the one at fault passed (all of them, for `result_mismatch`).
             passed = len(self.events) if error.event is None else error.event
@@ -163,7 +183,13 @@ class _Verifier:
         assert state is not None
         ruleset = self.ruleset
         team = None if winner is None or not ruleset.teams else ruleset.side_of(winner)
-        if winner is None and ruleset.players == 1:
+        if self.ended is not None:
+            message = (
+                f"Verified: every event is legal; the game ended early at the table ({self.ended}), so its result "
+                f"is the table's decision, not the log's. Every card of the {ruleset.pack_size}-card pack is "
+                "accounted for."
+            )
+        elif winner is None and ruleset.players == 1:
             message = (
                 f"Verified: {self._who(0)} is stuck with {state.remaining(0)} cards left; no card can ever be "
                 "played again."
@@ -231,7 +257,11 @@ class _Verifier:
         if type(events) is not list:
             raise LogError(ErrorCode.BAD_FORMAT, "`events` must be a list.")
         result = document["result"]
-        self._check_result_format(result, team_game=bool(fields[TEAMS_FIELD]))
+        self.ended = _ended_early(document)
+        if self.ended is None:
+            self._check_result_format(result, team_game=bool(fields[TEAMS_FIELD]))
+        elif not isinstance(result, dict):
+            raise LogError(ErrorCode.BAD_FORMAT, "`result` must be an object.")
 
         self.ruleset = ruleset = build_ruleset(fields)
         if len(players) != ruleset.players:
@@ -240,7 +270,7 @@ class _Verifier:
                 f"`players` names {len(players)} seats but the ruleset has {ruleset.players} players.",
             )
         self.players = tuple(players)
-        if "winner" in result and not 0 <= result["winner"] < ruleset.players:
+        if self.ended is None and "winner" in result and not 0 <= result["winner"] < ruleset.players:
             raise LogError(
                 ErrorCode.BAD_FORMAT,
                 f"`result.winner` is {result['winner']}; seats are numbered 0 to {ruleset.players - 1}.",
