@@ -182,6 +182,8 @@ class Game(models.Model):
         CORRECTION = "correction", "A tournament correction"
         LAPSE = "lapse", "Unconfirmed, stood when its window ran out"
         TABLE = "table", "Recorded at the service's table"
+        # Ended at the service's table before its end: a resign, or a claim against a seat that left.
+        FORFEIT = "forfeit", "Forfeited at the service's table"
 
     class ClaimSource(models.TextChoices):
         LOG = "log", "A verified log"

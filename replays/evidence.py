@@ -43,9 +43,11 @@ def log_claim(match: Match, submitter_player_id: int | None, log: MatchLog, *, f
 
 def game_log_claims(*, game: Game) -> tuple[list[Claim], bool]:
     """The claims of the game's verified logs, and whether any of its logs is still pending (one query)."""
-    rows = MatchLog.objects.filter(
-        game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED]
-    ).values_list("status", "winner_id", "places", "timed_scores", "submitted_by__player__id", "provenance")
+    rows = (
+        MatchLog.objects.filter(game=game, status__in=[MatchLog.Status.PENDING, MatchLog.Status.VERIFIED])
+        .exclude(provenance=MatchLog.Provenance.FORFEIT)  # evidence of the cards, not of the result
+        .values_list("status", "winner_id", "places", "timed_scores", "submitted_by__player__id", "provenance")
+    )
     claims, pending = [], False
     for status, winner_id, places, timed, submitter, provenance in rows:
         if status == MatchLog.Status.PENDING:

@@ -48,6 +48,9 @@ class MatchLog(StoredLog):
         SUBMITTED = "submitted", "Submitted by a player or an organiser"
         # Recorded by one of the service's own tables (speed-table/1), which saw every card.
         TABLE = "table", "Recorded at the table"
+        # Recorded at the table, whose game ended early (a resign or a claim, speed-table/1 amendment L4):
+        # the evidence of the cards played; the forfeit, not this log, decided the game.
+        FORFEIT = "forfeit", "Recorded at the table, ended early"
 
     game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
     provenance = models.CharField(max_length=10, choices=Provenance.choices, default=Provenance.SUBMITTED)

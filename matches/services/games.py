@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from speedrules.text import clock as game_clock
 from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from speedsite.site_cache import site_lists_changed
 
@@ -194,6 +195,35 @@ def game_decide(
     game_record_change(game=game, kind=kind, before=before, made_by=made_by, reason=reason, source=source)
     match_progress(match=match)
     return game
+
+
+def game_forfeit(*, game_id: int, places: tuple[int, ...], by: str, seat: int, t: int, table_id: int) -> Game:
+    """A game the service's table ended before its end (speed-table/1 amendment L4): decided by the forfeit.
+
+    `by` is "resign" (`seat` gave up) or "claim" (`seat` claimed the game from seats away past their
+    claim time); `places` are every seat's, in the match's seat order, as the table placed them. The
+    table's own word, never one side's: it saw the seat leave or resign. Its history names who and when.
+    """
+    with transaction.atomic():
+        game = game_lock(game_id=game_id)
+        if game.status not in (*_OPEN_FOR_EVIDENCE, Game.Status.DISPUTED):
+            raise Invalid(f"Game {game.number} of match {game.match_id} is already decided.")
+        match = game.match
+        handles = [player.handle for player in match.players]
+        if by == "resign":
+            reason = f"{handles[seat]} resigned at the table at {game_clock(t)}."
+        else:
+            gone = ", ".join(handle for index, handle in enumerate(handles) if index != seat and places[index] != 1)
+            reason = f"{handles[seat]} claimed the game at the table at {game_clock(t)}: {gone} had left."
+        first = [index for index, place in enumerate(places) if place == 1]
+        return game_decide(
+            game=game,
+            winner=match.players[first[0]] if len(first) == 1 else None,
+            decided_by=Game.DecidedBy.FORFEIT,
+            reason=reason,
+            source={"table": table_id, "by": by, "seat": seat, "t": t},
+            places=places if len(handles) > 2 else None,
+        )
 
 
 def game_dispute(*, game: Game, made_by: AnyUser = None, reason: str = "") -> Game:

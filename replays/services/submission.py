@@ -145,7 +145,19 @@ _DECIDED_BY_WORDS: dict[str, str] = {
     Game.DecidedBy.ORGANISER: "an organiser",
     Game.DecidedBy.CORRECTION: "a tournament correction",
     Game.DecidedBy.LAPSE: "an unconfirmed result that stood",
+    Game.DecidedBy.FORFEIT: "a forfeit at its table",
 }
+
+
+def _refuse_ended_early(document: dict[str, Any]) -> None:
+    """A log whose game a table ended early is the table's own record (amendment L4): nobody submits one."""
+    table = document.get("table")
+    if isinstance(table, dict) and "ended" in table:
+        raise Invalid(
+            "This log says a table of the service ended its game early (`table.ended`); such a log is stored by "
+            "the table itself, and cannot be submitted.",
+            extra={"field": "data", "problem": "ended_early"},
+        )
 
 
 @transaction.atomic
@@ -187,6 +199,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
             extra={"field": "data", "problem": "not_object"},
         )
     document_check_events(document)
+    _refuse_ended_early(document)
     require_match_live(match)
     if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
         how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
@@ -215,7 +228,7 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
 
 
 @transaction.atomic
-def log_submit_from_table(*, game_id: int, data: bytes) -> MatchLog:
+def log_submit_from_table(*, game_id: int, data: bytes, provenance: str = MatchLog.Provenance.TABLE) -> MatchLog:
     """Store the log a table of the service recorded for its game (provenance "the table") and enqueue it.
 
     The table is the submitter: nobody's quota or permission applies, but the
@@ -235,8 +248,6 @@ def log_submit_from_table(*, game_id: int, data: bytes) -> MatchLog:
     _check_players(document, match)
     _check_ruleset(document, match)
     digest = hashlib.sha256(data).hexdigest()
-    log = MatchLog.objects.create(
-        game=game, data=data, size=len(data), sha256=digest, provenance=MatchLog.Provenance.TABLE
-    )
+    log = MatchLog.objects.create(game=game, data=data, size=len(data), sha256=digest, provenance=provenance)
     logs_enqueue_verification(log_ids=[log.pk])
     return log
