@@ -60,6 +60,7 @@ class WorkerProcess:
         concurrency: int | None = None,
         pool: str = "prefork",
         log_path: Path | None = None,
+        beat: bool = False,
     ) -> None:
         self.name = f"speed-{uuid.uuid4().hex[:8]}@%h"
         self.log_path = log_path or Path(tempfile.gettempdir()) / f"{self.name.split('@')[0]}.log"
@@ -82,6 +83,8 @@ class WorkerProcess:
         ]
         if concurrency is not None:
             command.append(f"--concurrency={concurrency}")
+        if beat:  # the beat's schedule runs inside this worker (tests: one process for both)
+            command += ["-B", f"--schedule={self.log_path.with_suffix('.beat')}"]
         self._log = self.log_path.open("wb")
         self.process = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             command,

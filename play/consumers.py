@@ -1,19 +1,22 @@
-"""The socket of a table, `/ws/tables/{id}/` (speed-table/1 section 2).
+"""The socket of a table, `/ws/tables/{id}/` (speed-table/1 section 2 and amendment L).
 
-A connection by the user of a seat takes that seat (a second one replaces the
-first); anyone else watches. Intents go to the referee one at a time; after
-a change every connection gets a "changed" nudge through the channel layer
-and sends the state if it is newer than the one it sent last. The process
-that made the change built that state once per seat right after the commit
-(`latest`), so its connections send it without a database read; a nudge for
-a newer `v` than this process knows (another process's change) reads the
-state from the database. Each connection is throttled on its own: a flood
-waits its turn and the table's other connections are not slowed.
+A connection by the user of a seat takes that seat (the older connection is
+told `replaced` and closed with 4001); anyone else watches. Every frame is
+read and checked (`play.messages`) before any query, and a spectator's intent
+is refused without one. A seat's intents go through `play.acting`, the one way
+from a message to every socket: the referee under the table's lock, the
+states built once, a nudge to every connection. After a nudge a connection
+sends the state if it is newer than the one it sent last, without a database
+read when this process made the change. Each connection is throttled on its
+own, and everything it started (its heartbeat, its place in the table's
+ticker, its seat) ends with it, however it ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import random
 import time
 from typing import Any
@@ -23,15 +26,23 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from .groups import table_changed_notify, table_group
-from .latest import intent_with_states, latest_get, latest_keep
+from .acting import seat_arrive, seat_leave, seat_return, table_act
+from .groups import table_group
+from .latest import latest_get
+from .messages import BadMessage, read_message
 from .models import Table
+from .outages import outage_reason
 from .selectors import table_state
-from .services import table_connect, table_disconnect, table_heartbeat
+from .services.live import stale_after_ms
+from .services.presence import seat_beat
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
-#: Close code sent to a connection whose seat another connection took.
+logger = logging.getLogger(__name__)
+
+#: Close codes the table page explains (docs/table-protocol.md).
 REPLACED = 4001
+NO_TABLE = 4004
+UNAVAILABLE = 1013
 
 
 def _state_for(table_id: int, seat: int | None, sent_v: int) -> dict[str, Any] | None:
@@ -41,8 +52,10 @@ def _state_for(table_id: int, seat: int | None, sent_v: int) -> dict[str, Any] |
     return table_state(table=table, seat=seat)
 
 
-def _table_exists(table_id: int) -> bool:
-    return Table.objects.filter(pk=table_id).exists()
+def _table_facts(table_id: int) -> tuple[dict[str, Any], list[int | None]] | None:
+    """What a connection keeps of its table for its whole life: the ruleset and who holds each seat."""
+    row = Table.objects.filter(pk=table_id).values_list("ruleset", "seat_users").first()
+    return None if row is None else (row[0], row[1])
 
 
 class _Bucket:
@@ -65,102 +78,130 @@ class _Bucket:
         return wait
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels ships no types
     table_id: int
+    ruleset: dict[str, Any]
     seat: int | None = None
     sent_v = -1
     joined = False
+    grouped = False
     heartbeat: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # also when a handler raised and `disconnect()` never ran: no ghost seat, beat or ticker
+            await self._leave()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        try:
+            await super().dispatch(message)
+        except Exception as error:
+            reason = outage_reason(error)
+            if reason is None:
+                raise
+            logger.warning("table socket: %s, closing with %s", reason, UNAVAILABLE)
+            with contextlib.suppress(Exception):
+                await self.send(text_data=orjson.dumps({"type": "unavailable", "reason": reason}).decode())
+            await self.close(code=UNAVAILABLE)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        if not await database_sync_to_async(_table_exists)(self.table_id):
-            await self.close(code=4004)
+        facts = await database_sync_to_async(_table_facts)(self.table_id)
+        if facts is None:
+            await self.close(code=NO_TABLE)
             return
+        self.ruleset, seat_users = facts
         user = self.scope.get("user")
         user_id = user.pk if user is not None and user.is_authenticated else None
         self.bucket = _Bucket(settings.SPEED_TABLE_MESSAGES_PER_SECOND, settings.SPEED_TABLE_MESSAGE_BURST)
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.grouped = True
         await self.accept()
-        self.seat, replaced = await database_sync_to_async(table_connect)(
-            table_id=self.table_id, user_id=user_id, channel=self.channel_name
-        )
         self.joined = True
-        if replaced is not None:
-            await self.channel_layer.send(replaced, {"type": "table.replaced"})
-        await self._send_state()
-        if self.seat is not None:
-            await table_changed_notify(self.table_id, self.sent_v)
-            self.heartbeat = asyncio.get_running_loop().create_task(self._beat(self.seat))
         ticker_join(self.table_id)
+        seat = next((index for index, owner in enumerate(seat_users) if user_id is not None and owner == user_id), None)
+        if seat is not None:
+            self.seat = seat
+            replaced = await seat_arrive(self.table_id, seat, self.channel_name)
+            if replaced is not None:
+                await self.channel_layer.send(replaced, {"type": "table.replaced"})
+            self.heartbeat = asyncio.get_running_loop().create_task(self._beat(seat))
+        await self._send_state()
 
     async def _beat(self, seat: int) -> None:
         """Say the seat's connection is alive, so a seat of a dead process is seen to be away.
 
-        The first beat comes after a random part of the interval: connections opened together (many
-        tables starting at once, a server's restart) would otherwise beat together for ever, their
-        transactions queueing in the process's one sync thread in a burst, ahead of every play.
+        One UPDATE of the seat's own row, never the table's lock. A failed beat (the database away for a
+        moment) is logged and the next one tried: the seat counts as present until `stale_after_ms` of
+        silence, and a beat that comes back after such a silence shows the seat present again. The first
+        beat comes after a random part of the interval, so connections opened together do not beat together.
         """
         interval = settings.SPEED_TABLE_HEARTBEAT_MS / 1000
         wait = interval * random.random()
+        heard = time.monotonic()
         while self.joined and self.seat == seat:
             await asyncio.sleep(wait)
             wait = interval
-            if not self.joined or self.seat != seat:
-                return
-            holds = await database_sync_to_async(table_heartbeat)(
-                table_id=self.table_id, seat=seat, channel=self.channel_name
-            )
-            if not holds:
-                return
+            try:
+                holds = await database_sync_to_async(seat_beat)(
+                    table_id=self.table_id, seat=seat, channel=self.channel_name
+                )
+                if not holds:
+                    return  # another connection holds the seat: it was told, or will be
+                if time.monotonic() - heard >= stale_after_ms() / 1000 - interval / 2:
+                    await seat_return(self.table_id, seat, self.channel_name)  # it may have been shown away
+                heard = time.monotonic()
+            except Exception:
+                logger.warning("table %s: seat %s missed a heartbeat", self.table_id, seat, exc_info=True)
 
     async def disconnect(self, code: int) -> None:
-        if not self.joined:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """End everything this connection started; each step on its own, so one failure stops none of the rest."""
+        if not self.joined and not self.grouped:
             return
-        self.joined = False
+        joined, self.joined = self.joined, False
         if self.heartbeat is not None:
             self.heartbeat.cancel()
-        ticker_leave(self.table_id)
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        if self.seat is not None:
-            left = await database_sync_to_async(table_disconnect)(
-                table_id=self.table_id, seat=self.seat, channel=self.channel_name
-            )
-            if left:
-                await table_changed_notify(self.table_id, -1)
+            self.heartbeat = None
+        if joined:
+            ticker_leave(self.table_id)
+        if self.grouped:
+            self.grouped = False
+            with contextlib.suppress(Exception):
+                await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        seat, self.seat = self.seat, None
+        if seat is not None:
+            try:
+                await seat_leave(self.table_id, seat, self.channel_name)
+            except Exception:  # its heartbeats have stopped: the seat falls silent, and away, all the same
+                logger.warning("table %s: seat %s left without a word", self.table_id, seat, exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         wait = self.bucket.wait_needed()
         if wait > 0:  # throttled: this connection waits; the table and its other connections go on
             await asyncio.sleep(wait)
-        raw = text_data if text_data is not None else bytes_data
-        if raw is None or len(raw) > settings.SPEED_TABLE_MESSAGE_MAX_BYTES:
-            await self._refuse(
-                None, "bad_message", f"A message is at most {settings.SPEED_TABLE_MESSAGE_MAX_BYTES} bytes."
-            )
-            return
         try:
-            message = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            await self._refuse(None, "bad_message", "A message is a JSON object.")
+            intent = read_message(
+                text_data if text_data is not None else bytes_data,
+                ruleset=self.ruleset,
+                max_bytes=settings.SPEED_TABLE_MESSAGE_MAX_BYTES,
+            )
+        except BadMessage as bad:
+            await self._refuse(bad.ref, "bad_message", bad.message)
             return
-        if not isinstance(message, dict):
-            await self._refuse(None, "bad_message", "A message is a JSON object.")
+        if intent.kind == "ping":
+            await self.send(text_data=orjson.dumps({"type": "pong", "ref": intent.ref}).decode())
             return
-        ref = message.get("ref")
-        ref = ref if type(ref) is str and len(ref) <= 64 else None
-        if message.get("type") == "ping":
-            await self.send(text_data=orjson.dumps({"type": "pong", "ref": ref}).decode())
+        if self.seat is None:  # a spectator: refused here, with no query and no lock
+            await self._refuse(intent.ref, "not_seated", "You are watching: only the players at the table play.")
             return
-        reply, latest = await database_sync_to_async(intent_with_states)(
-            table_id=self.table_id, seat=self.seat, message=message
-        )
-        latest_keep(self.table_id, latest)
+        reply = await table_act(self.table_id, self.seat, intent)
         if reply.refusal is not None:
-            await self._refuse(ref, reply.refusal.code, reply.refusal.message)
-        if reply.changed:
-            await table_changed_notify(self.table_id, reply.v)
-        elif reply.refusal is None:
+            await self._refuse(intent.ref, reply.refusal.code, reply.refusal.message)
+        elif not reply.changed:
             await self._send_state(force=True)  # a duplicate ref, a repeated ready: the current state answers
 
     async def _refuse(self, ref: str | None, code: str, message: str) -> None:
@@ -185,8 +226,14 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.sent_v = latest.v
                 await self.send(text_data=latest.states[self.seat])
             return
-        await self._send_state()  # another process's change (or a seat's coming and going): the database
+        await self._send_state()  # another process's change: the database
 
     async def table_replaced(self, event: dict[str, Any]) -> None:
-        self.seat = None
+        """Another connection took this one's seat (amendment L2): say so, then close with 4001."""
+        seat, self.seat = self.seat, None
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            self.heartbeat = None
+        if seat is not None:
+            await self.send(text_data=orjson.dumps({"type": "replaced", "seat": seat}).decode())
         await self.close(code=REPLACED)

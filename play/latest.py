@@ -14,13 +14,12 @@ in the sync thread and handed over as finished, immutable text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 
 from .models import Table
 from .selectors import table_state
-from .services import Reply, live_game_build, table_intent, table_tick
+from .services import live_game_build
 
 _MAX_KEPT = 512
 
@@ -46,18 +45,6 @@ def latest_build(table: Table) -> Latest:
         table,
         {seat: orjson.dumps(table_state(table=table, seat=seat, game=game)).decode() for seat in seats},
     )
-
-
-def intent_with_states(*, table_id: int, seat: int | None, message: dict[str, Any]) -> tuple[Reply, Latest | None]:
-    """`table_intent`, then (after its commit) the states it made, when it changed the table (sync)."""
-    reply = table_intent(table_id=table_id, seat=seat, message=message)
-    return reply, None if reply.table is None else latest_build(reply.table)
-
-
-def tick_with_states(*, table_id: int) -> tuple[Reply, Latest | None]:
-    """`table_tick`, then (after its commit) the states it made, when it changed the table (sync)."""
-    reply = table_tick(table_id=table_id)
-    return reply, None if reply.table is None else latest_build(reply.table)
 
 
 def latest_keep(table_id: int, latest: Latest | None) -> None:

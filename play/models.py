@@ -3,7 +3,9 @@
 The table row is the one serialisation point of a game across server
 processes: every change takes its `select_for_update` lock, re-reads the
 state and bumps `v`. Events are rows of their own, appended in order and
-stored before any state that shows them is sent.
+stored before any state that shows them is sent. Presence (which connection
+holds a seat, when it was last heard) and the bot lease live in rows of their
+own, so a heartbeat never waits for, or holds up, a play.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ class Table(models.Model):
         STUCK = "stuck", "Stuck"
         OVER = "over", "Over"
         ABANDONED = "abandoned", "Abandoned"
+        ABORTED = "aborted", "Aborted"
+
+    LIVE = ("waiting", "countdown", "playing", "stuck")
 
     # None for a practice table (no match, no rating).
     game = models.ForeignKey("matches.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
@@ -33,20 +38,24 @@ class Table(models.Model):
     salt = models.CharField(max_length=32)
     deck_sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    # collision_ms, stall_ms, abandon_ms (speed-table/1 section 3), and countdown_ms.
+    # collision_ms, stall_ms, abandon_ms, claim_ms (speed-table/1 section 3, amendment L), and countdown_ms.
     settings = models.JSONField()
     # Counts the changes: a state with a higher `v` shows everything a lower one did.
     v = models.PositiveIntegerField(default=0)
     # How many events are stored: a reader that reads the row, then the events, reads exactly these.
     event_count = models.PositiveIntegerField(default=0)
     ready = models.JSONField()
-    # Per seat: the channel name of the connection holding it (None: not connected), and since when
-    # (epoch ms) a person's seat has had no connection.
-    channels = models.JSONField()
-    away_since = models.JSONField()
-    # Per seat: the connection's last heartbeat (epoch ms). A seat whose connection stopped beating (its
-    # server process died) is taken as away, so abandonment still comes.
-    seen = models.JSONField(default=list)
+    # Per seat: since when (epoch ms) the seat is away as the game judges it (None: present, or a bot): a
+    # seat never taken is away since the table opened; one whose connection closed, since then; one whose
+    # connection fell silent, since the service noticed. Written under the row's lock, shown in every state.
+    away = models.JSONField(default=list)
+    # The seats that resigned (or were claimed against), in that order: they place last, in reverse order.
+    out = models.JSONField(default=list)
+    # How a game ended before its end (amendment L4): {"by": "resign" | "claim" | "abort", "seat", "t", "at"}.
+    ended = models.JSONField(null=True, blank=True)
+    # Epoch ms of the table's next timer (countdown, stall, a seat falling silent, abandonment), or None:
+    # stored so that something with no connection (a Celery task, the beat's sweep) fires it.
+    due_at = models.BigIntegerField(null=True, blank=True, db_index=True)
     # Epoch milliseconds: when the countdown began, when the starters were turned (t = 0).
     countdown_at = models.BigIntegerField(null=True, blank=True)
     started_at = models.BigIntegerField(null=True, blank=True)
@@ -58,9 +67,6 @@ class Table(models.Model):
     log = models.ForeignKey("replays.MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     practice_log = models.BinaryField(null=True, blank=True)
     practice_log_code = models.CharField(max_length=32, blank=True)
-    # Which server process runs the bots, and until when (epoch ms): bots play once however many processes serve.
-    bot_lease = models.CharField(max_length=64, blank=True)
-    bot_lease_until = models.BigIntegerField(default=0)
     created_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -106,3 +112,40 @@ class TableRef(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id}, seat {self.seat}: {self.ref}"
+
+
+class TableSeat(models.Model):
+    """A seat's presence: the connection holding it and when it was last heard (amendment L2).
+
+    Written by connections and heartbeats without the table row's lock; the
+    referee reads it when it judges abandonment and claims. A seat is present
+    while `channel` is set and `seen` is recent (three heartbeats); otherwise
+    it is away since `away_since` (closed) or `seen` (gone silent).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    channel = models.CharField(max_length=200, blank=True)
+    seen = models.BigIntegerField(null=True, blank=True)
+    away_since = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "seat"]
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="play_one_row_per_seat")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}, seat {self.seat}"
+
+
+class TableBotLease(models.Model):
+    """Which server process runs a table's bots, and until when (epoch ms): bots play once however many serve.
+
+    Taken or renewed by one conditional UPDATE of this row, never under the table row's lock.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="bot_lease")
+    owner = models.CharField(max_length=64, blank=True)
+    until = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}: bots run by {self.owner or 'nobody'}"

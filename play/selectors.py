@@ -16,6 +16,7 @@ from speedsite.errors import NotFound
 
 from .models import Table
 from .services.live import live_game_build, now_ms
+from .timers import away_entries, claim_ms
 
 _SETTINGS_SHOWN = ("collision_ms", "stall_ms", "abandon_ms")
 _HAND_SHOWN = (
@@ -24,6 +25,7 @@ _HAND_SHOWN = (
     Table.Status.STUCK,
     Table.Status.OVER,
     Table.Status.ABANDONED,
+    Table.Status.ABORTED,
 )
 _ON_CLOCK = (Table.Status.PLAYING, Table.Status.STUCK)
 
@@ -94,7 +96,7 @@ def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None)
         "players": list(table.players),
         "you": seat,
         "ruleset": table.ruleset,
-        "settings": {name: table.settings[name] for name in _SETTINGS_SHOWN},
+        "settings": {**{name: table.settings[name] for name in _SETTINGS_SHOWN}, "claim_ms": claim_ms(table.settings)},
         "t": t,
         "starts_in_ms": starts_in,
         "hand": hand,
@@ -104,9 +106,12 @@ def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None)
         "piles": [None if top == EMPTY_PILE or t is None else CARD_NAMES[top] for top in state.tops],
         "pile_counts": [len(pile) for pile in state.piles],
         "stacks": [len(stack) for stack in state.stacks],
-        "connected": [
-            level is not None or channel is not None for level, channel in zip(table.bots, table.channels, strict=True)
-        ],
+        "connected": [since is None for since in table.away],
+        # Amendment L2: per seat None while present, else since when it is away and when it may be claimed
+        # against (server epoch ms; `now` is the server's clock when the state was built, for a countdown).
+        "away": away_entries(table.away, table.settings),
+        "resigned": list(table.out),
+        "now": now_ms(),
         "ready": list(table.ready),
         "last": _last(game, over),
         "deck_sha256": table.deck_sha256,

@@ -1,11 +1,13 @@
-"""A table's clock and bots in one server process: sleep until the next timer or bot move, then ask the referee.
+"""A table's clock and bots in one server process: sleep until the next timer or bot move, then act.
 
-Every process holding a connection to a table runs one ticker for it. The
-timers are idempotent (`table_tick` re-checks under the row's lock), so two
-processes firing the same timer record one event, and after a process dies
-the players' reconnections elsewhere start tickers there: the timers resume.
+Every process holding a connection to a table runs one ticker for it, for
+precision: it fires a timer the moment it is due. It is not what makes
+timers happen: the table's due time is stored, and Celery (a task for the due
+time, the beat's sweep) fires it with every socket process gone. Firing is
+idempotent under the table row's lock, so both firing records one event.
 Bots run only in the process holding the table's bot lease (renewed while it
-lives, taken over when it lapses), so a table's bots play once.
+lives, taken over when it lapses), so a table's bots play once. A ticker ends
+with its last connection, and on its own once its table is gone or over.
 """
 
 from __future__ import annotations
@@ -17,22 +19,25 @@ import random
 import secrets
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from .acting import table_act, table_fire
 from .bots import bot_choice, bot_reaction_ms
-from .groups import table_changed_notify
-from .latest import intent_with_states, latest_forget, latest_get, latest_keep, tick_with_states
+from .latest import latest_forget, latest_get
+from .messages import Intent
 from .models import Table
-from .services import live_game_build, now_ms, table_bot_lease, table_next_due
+from .services import live_game_build, now_ms
+from .services.presence import table_bot_lease
 
 logger = logging.getLogger(__name__)
 
 #: This process's name for the bot lease.
 PROCESS = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
 LEASE_MS = 5000
+#: A failing step is retried after this many seconds, doubling up to the longest.
+RETRY_FIRST, RETRY_LONGEST = 0.2, 5.0
 _tickers: dict[int, Ticker] = {}
 
 
@@ -40,20 +45,28 @@ _tickers: dict[int, Ticker] = {}
 class _Plan:
     v: int
     due: int
-    message: dict[str, Any]
+    intent: Intent
 
 
-def _bot_plans(
-    table_id: int, plans: dict[int, _Plan], rng: random.Random, known: Table | None
-) -> tuple[int | None, dict[int, _Plan]]:
+@dataclass(frozen=True, slots=True)
+class _Outlook:
+    """What the ticker waits for: the table's timer, each bot's next move, and whether the table still lives."""
+
+    due: int | None
+    plans: dict[int, _Plan]
+    live: bool
+
+
+def _outlook(table_id: int, plans: dict[int, _Plan], rng: random.Random, known: Table | None) -> _Outlook:
     """The table's next timer, and each bot's next move as the table stands (kept while `v` is unchanged).
 
     `known`: the row as this process saved it at the newest `v` it was told of, else None (read it).
     """
-    table = known if known is not None else Table.objects.get(pk=table_id)
-    due = table_next_due(table)
+    table = known if known is not None else Table.objects.filter(pk=table_id).first()
+    if table is None or table.status not in Table.LIVE:
+        return _Outlook(None, {}, live=False)
     if not any(table.bots) or table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
-        return due, {}
+        return _Outlook(table.due_at, {}, live=True)
     game = live_game_build(table)
     scale = settings.SPEED_TABLE_BOT_DELAY_SCALE
     fresh: dict[int, _Plan] = {}
@@ -63,16 +76,16 @@ def _bot_plans(
         if seat in plans and plans[seat].v == table.v:
             fresh[seat] = plans[seat]
             continue
-        message: dict[str, Any] | None = None
+        intent: Intent | None = None
         if table.status == Table.Status.PLAYING:
             choice = bot_choice(game.state, seat, rng)
             if choice is not None:
-                message = {"type": "play", "card": choice[0], "pile": choice[1], "ref": f"bot-{secrets.token_hex(8)}"}
+                intent = Intent("play", f"bot-{secrets.token_hex(8)}", {"card": choice[0], "pile": choice[1]})
         elif table.flips is not None and game.state.draws[seat] and table.flips[seat] is None:
-            message = {"type": "flip", "pile": seat % game.ruleset.center_piles}
-        if message is not None:
-            fresh[seat] = _Plan(table.v, now_ms() + int(bot_reaction_ms(level, rng) * scale), message)
-    return due, fresh
+            intent = Intent("flip", None, {"pile": seat % game.ruleset.center_piles})
+        if intent is not None:
+            fresh[seat] = _Plan(table.v, now_ms() + int(bot_reaction_ms(level, rng) * scale), intent)
+    return _Outlook(table.due_at, fresh, live=True)
 
 
 class Ticker:
@@ -84,17 +97,22 @@ class Ticker:
         self.rng = random.Random(secrets.randbits(64))
         self.plans: dict[int, _Plan] = {}
         self.lease_until = 0
-        # The newest `v` a nudge named, and whether one could not say (a seat came or went): read the row.
+        # The newest `v` a nudge named, and whether one could not say: read the row.
         self.told_v = 0
         self.must_read = True
 
     async def run(self) -> None:
+        retry = RETRY_FIRST
         while self.members > 0:
             try:
-                await self._step()
+                if not await self._step():
+                    return  # the table is gone or over: nothing more to time
+                retry = RETRY_FIRST
             except Exception:  # a failed step must not stop the table's clock; the next one re-reads everything
-                logger.exception("table %s: ticker step failed", self.table_id)
-                await asyncio.sleep(0.2)
+                logger.warning("table %s: ticker step failed, again in %.1f s", self.table_id, retry, exc_info=True)
+                self.must_read = True
+                await asyncio.sleep(retry)
+                retry = min(RETRY_LONGEST, retry * 2)
 
     def _known(self) -> Table | None:
         latest = latest_get(self.table_id)
@@ -102,8 +120,12 @@ class Ticker:
         self.must_read = False
         return known
 
-    async def _step(self) -> None:
-        due, plans = await database_sync_to_async(_bot_plans)(self.table_id, self.plans, self.rng, self._known())
+    async def _step(self) -> bool:
+        """Wait for the next thing due and do it; False when the table no longer lives."""
+        outlook = await database_sync_to_async(_outlook)(self.table_id, self.plans, self.rng, self._known())
+        if not outlook.live:
+            return False
+        plans = outlook.plans
         if plans and now_ms() >= self.lease_until - LEASE_MS // 2:
             if await database_sync_to_async(table_bot_lease)(table_id=self.table_id, owner=PROCESS, for_ms=LEASE_MS):
                 self.lease_until = now_ms() + LEASE_MS
@@ -113,36 +135,30 @@ class Ticker:
             plans = {}
         self.plans = plans
         dues = [plan.due for plan in plans.values()]
-        if due is not None:
-            dues.append(due)
+        if outlook.due is not None:
+            dues.append(outlook.due)
         if plans:
             dues.append(self.lease_until - LEASE_MS // 2)
-        timeout = None if not dues else max(0.0, (min(dues) - now_ms()) / 1000)
+        timeout = 30.0 if not dues else max(0.0, (min(dues) - now_ms()) / 1000)
         self.wake.clear()
         try:
-            await asyncio.wait_for(self.wake.wait(), timeout=timeout if timeout is not None else 30)
-            return  # something changed: plan again
+            await asyncio.wait_for(self.wake.wait(), timeout=timeout)
+            return True  # something changed: plan again
         except TimeoutError:
             pass
         now = now_ms()
-        if due is not None and now >= due:
-            reply, latest = await database_sync_to_async(tick_with_states)(table_id=self.table_id)
-            latest_keep(self.table_id, latest)
-            if reply.changed:
-                await table_changed_notify(self.table_id, reply.v)
-                return
-            # Nothing was due after all: a heartbeat moved the row without a new `v`; read it next time.
-            self.must_read = True
+        if outlook.due is not None and now >= outlook.due:
+            reply = await table_fire(self.table_id)
+            if not reply.changed:
+                self.must_read = True  # another process fired it, or it moved: read the row next time
+            return True
         for seat, plan in sorted(plans.items(), key=lambda item: item[1].due):
             if plan.due <= now:
-                reply, latest = await database_sync_to_async(intent_with_states)(
-                    table_id=self.table_id, seat=seat, message=plan.message
-                )
-                latest_keep(self.table_id, latest)
+                reply = await table_act(self.table_id, seat, plan.intent)
                 self.plans.pop(seat, None)
                 if reply.changed:
-                    await table_changed_notify(self.table_id, reply.v)
-                    return
+                    return True
+        return True
 
 
 def ticker_join(table_id: int) -> Ticker:

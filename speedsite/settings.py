@@ -385,6 +385,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "replays.logs_resend_pending",
         "schedule": float(os.environ.get("SPEED_RESEND_PENDING_EVERY_SECONDS", "60")),
     },
+    # Tables' timers are also sent as tasks for their due time; this sweep fires whatever is overdue
+    # (a task lost with the broker, a seat whose server process died), so a table ends with every
+    # socket process gone (speed-table/1 amendment L1). A tick is idempotent under the table's lock.
+    "sweep-table-timers": {
+        "task": "play.tables_sweep",
+        "schedule": float(os.environ.get("SPEED_TABLE_SWEEP_EVERY_SECONDS", "2")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -438,6 +445,7 @@ SPEED_TABLE_SETTINGS = {
     "collision_ms": int(os.environ.get("SPEED_TABLE_COLLISION_MS", "250")),
     "stall_ms": int(os.environ.get("SPEED_TABLE_STALL_MS", "1500")),
     "abandon_ms": int(os.environ.get("SPEED_TABLE_ABANDON_MS", "60000")),
+    "claim_ms": int(os.environ.get("SPEED_TABLE_CLAIM_MS", "30000")),
     "countdown_ms": int(os.environ.get("SPEED_TABLE_COUNTDOWN_MS", "3000")),
 }
 # Practice bots' reaction delays are multiplied by this (tests make bots quick).

@@ -27,6 +27,12 @@ SPEED_LAPSE_ON_READ = False
 STATIC_ROOT = None
 
 # Tables in tests: quick timers (a test that needs the spec's defaults sets them on its table).
-SPEED_TABLE_SETTINGS = {"collision_ms": 250, "stall_ms": 300, "abandon_ms": 2000, "countdown_ms": 200}
+SPEED_TABLE_SETTINGS = {
+    "collision_ms": 250,
+    "stall_ms": 300,
+    "abandon_ms": 2000,
+    "claim_ms": 1000,
+    "countdown_ms": 200,
+}
 SPEED_TABLE_BOT_DELAY_SCALE = 0.1
 SPEED_TABLE_HEARTBEAT_MS = 300

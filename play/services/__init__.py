@@ -2,17 +2,7 @@
 
 from .finish import table_document, table_finish
 from .live import live_game_build, now_ms
-from .referee import (
-    Refusal,
-    Reply,
-    table_bot_lease,
-    table_connect,
-    table_disconnect,
-    table_heartbeat,
-    table_intent,
-    table_next_due,
-    table_tick,
-)
+from .referee import Refusal, Reply, table_intent, table_tick
 from .tables import deck_proof, practice_rulesets, table_open_for_game, table_practice_create
 
 __all__ = [
@@ -22,14 +12,9 @@ __all__ = [
     "live_game_build",
     "now_ms",
     "practice_rulesets",
-    "table_bot_lease",
-    "table_connect",
-    "table_disconnect",
     "table_document",
     "table_finish",
-    "table_heartbeat",
     "table_intent",
-    "table_next_due",
     "table_open_for_game",
     "table_practice_create",
     "table_tick",

@@ -2,17 +2,24 @@
 
 A match table's log goes through the normal submission with provenance "the
 table" and is verified by the workers like any log; once verified it decides
-the game (`decided_by: "table"`). A practice table keeps its own log bytes,
-judged by the same engine at once.
+the game (`decided_by: "table"`). A game ended early (a resign or a claim,
+amendment L4) is the table's own decision: its log is stored as the evidence
+of the cards played (provenance "forfeit", every event still checked by the
+engine) and the game is decided at once as a forfeit. A practice table keeps
+its own log bytes, judged by the same engine at once.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from django.db import transaction
 
+from matches.services import game_forfeit
+from replays.models import MatchLog
 from replays.services import log_submit_from_table
 from speedrules import LiveGame, verify_bytes
 from speedsite.errors import ApplicationError
@@ -24,8 +31,23 @@ logger = logging.getLogger(__name__)
 RECORDER = "speed table (speed-table/1)"
 
 
-def table_document(*, table: Table, events: list[dict[str, Any]], result: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a game ended before its end: `seat` resigned, or claimed, at the game's `t`; every seat's place."""
+
+    by: str
+    seat: int
+    t: int
+    places: list[int]
+
+
+def table_document(
+    *, table: Table, events: list[dict[str, Any]], result: dict[str, Any], ending: Ending | None = None
+) -> dict[str, Any]:
     """The table's speed-log/1 log: the deck dealt, every event recorded, the result, and the deck's proof."""
+    proof: dict[str, Any] = {"id": table.pk, "deck_sha256": table.deck_sha256, "salt": table.salt}
+    if ending is not None:
+        proof["ended"] = {"by": ending.by, "seat": ending.seat, "t": ending.t, "places": ending.places}
     return {
         "format": "speed-log/1",
         "ruleset": table.ruleset,
@@ -34,20 +56,31 @@ def table_document(*, table: Table, events: list[dict[str, Any]], result: dict[s
         "events": events,
         "result": result,
         "recorder": RECORDER,
-        "table": {"id": table.pk, "deck_sha256": table.deck_sha256, "salt": table.salt},
+        "table": proof,
     }
 
 
-def table_finish(*, table: Table, game: LiveGame, result: dict[str, Any]) -> None:
+def table_finish(*, table: Table, game: LiveGame, result: dict[str, Any], ending: Ending | None = None) -> None:
     """Mark the table over with `result` and store its log (a helper under the table row's lock)."""
     table.status, table.result, table.stuck_at, table.flips = Table.Status.OVER, result, None, None
-    data = orjson.dumps(table_document(table=table, events=game.events, result=result))
+    data = orjson.dumps(table_document(table=table, events=game.events, result=result, ending=ending))
     if table.game_id is None:
         table.practice_log = data
         table.practice_log_code = str(verify_bytes(data).code)
         return
+    provenance = MatchLog.Provenance.TABLE if ending is None else MatchLog.Provenance.FORFEIT
     try:
-        table.log = log_submit_from_table(game_id=table.game_id, data=data)
+        with transaction.atomic():  # the log and the forfeit together, or neither
+            table.log = log_submit_from_table(game_id=table.game_id, data=data, provenance=provenance)
+            if ending is not None:
+                game_forfeit(
+                    game_id=table.game_id,
+                    places=tuple(ending.places),
+                    by=ending.by,
+                    seat=ending.seat,
+                    t=ending.t,
+                    table_id=table.pk,
+                )
     except ApplicationError:
         # The game was decided meanwhile (an organiser, reports): the table's game is over all the same.
         logger.warning("table %s: its game %s took no log", table.pk, table.game_id, exc_info=True)

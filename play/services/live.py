@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 import time
 
+from django.conf import settings
+
 from speedrules import LiveGame, ruleset_from_json
 
 from ..models import Table, TableEvent
@@ -23,6 +25,11 @@ _MAX_CACHED = 512
 def now_ms() -> int:
     """The server's wall clock in epoch milliseconds (every process of a table reads the same clock)."""
     return int(time.time() * 1000)
+
+
+def stale_after_ms() -> int:
+    """A connection silent for this long is gone: three heartbeats missed (amendment L2)."""
+    return 3 * int(settings.SPEED_TABLE_HEARTBEAT_MS)
 
 
 def _cache() -> dict[int, tuple[int, LiveGame]]:

@@ -5,10 +5,11 @@ intents of one table are handled in one order whichever server process holds
 each connection. Each rebuilds the game from the stored events (or a game
 cached at the row's very `v`), asks the engine whether an event may come next
 (`LiveGame.check`: the verifier's own checks), appends the event rows, bumps
-`v` and commits; only then does the caller tell the connections. A timer
-(countdown, stall, default flips, abandonment) is a `table_tick`: it re-reads
-the row under the lock and records only what is due at that moment, so the
-same timer firing in two processes records one event.
+`v`, stores the table's next due time (`play.timers.next_timer`) and commits;
+only then does the caller tell the connections. A timer is a `table_tick`: it
+re-reads the row under the lock and records only what is due at that moment,
+so the same timer fired by a socket process, a Celery task and the beat's
+sweep records one event. Ending early (abort, resign, claim) is amendment L.
 """
 
 from __future__ import annotations
@@ -17,21 +18,22 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
 from speedrules import LiveGame, LogError
-from speedrules.cards import CARD_ID, CARD_NAMES
+from speedrules.cards import CARD_NAMES
 
-from ..models import Table, TableEvent, TableRef
-from .finish import table_finish
-from .live import live_game_build, live_game_keep, now_ms
+from ..messages import Intent
+from ..models import Table, TableEvent, TableRef, TableSeat
+from ..timers import Clock, claimable, next_timer
+from .finish import Ending, table_finish
+from .live import live_game_build, live_game_keep, now_ms, stale_after_ms
+from .schedule import timer_schedule
 
-_ON = (Table.Status.COUNTDOWN, Table.Status.PLAYING, Table.Status.STUCK)
-#: The fields a move may change (with `v` and `event_count`, which every change saves).
+#: The fields a move may change (with `v`, `event_count` and `due_at`, which every change saves).
 _GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "practice_log", "practice_log_code"]
-MAX_REF = 64
+_ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +63,7 @@ class _Bad(Exception):
         self.changed = changed  # a collision is refused, yet recorded
 
 
-def _lock(table_id: int, *, ref_of: tuple[int, str] | None = None) -> Table:
+def lock(table_id: int, *, ref_of: tuple[int, str] | None = None) -> Table:
     """The table row, locked; with `ref_of` (seat, ref), also whether that seat used that ref (`ref_used`).
 
     The ref is checked in the locking statement itself: one round trip fewer on every play.
@@ -73,13 +75,31 @@ def _lock(table_id: int, *, ref_of: tuple[int, str] | None = None) -> Table:
     return tables.get(pk=table_id)
 
 
-def _bump(table: Table, game: LiveGame | None, fields: list[str]) -> None:
-    """Save the changed fields with the next `v`; the rebuilt game goes back to the cache after commit."""
+def clock_of(table: Table) -> Clock:
+    return Clock(
+        status=table.status,
+        settings=table.settings,
+        opened_at=int(table.created_at.timestamp() * 1000),
+        countdown_at=table.countdown_at,
+        started_at=table.started_at,
+        stuck_at=table.stuck_at,
+        bots=table.bots,
+        out=table.out,
+        away=table.away,
+    )
+
+
+def bump(table: Table, game: LiveGame | None, fields: list[str]) -> None:
+    """Save the changed fields with the next `v` and due time; after commit, cache the game and set the timer."""
     table.v += 1
-    table.save(update_fields=[*fields, "v", "event_count"])
+    timer = next_timer(clock_of(table))
+    table.due_at = None if timer is None else timer.at
+    table.save(update_fields=[*fields, "v", "event_count", "due_at"])
+    table_id, v, due = table.pk, table.v, table.due_at
     if game is not None:
-        table_id, v = table.pk, table.v
         transaction.on_commit(lambda: live_game_keep(table_id, v, game))
+    if due is not None:
+        transaction.on_commit(lambda: timer_schedule(table_id, due), robust=True)
 
 
 def _record(table: Table, game: LiveGame, raw: dict[str, Any]) -> None:
@@ -94,6 +114,13 @@ def _clock(table: Table, game: LiveGame, now: int) -> int:
     return max(now - table.started_at, game.previous)
 
 
+def _someone_in_play_can_move(table: Table, game: LiveGame) -> bool:
+    state = game.state
+    if not table.out:
+        return state.first_mover() is not None
+    return any(state.can_move(seat) for seat in range(len(table.players)) if seat not in table.out)
+
+
 def _after_move(table: Table, game: LiveGame, t: int, seat: int | None) -> None:
     """After a move: the automatic Speed call, or stuck, or a deadlock (section 3, 4 and 5)."""
     state = game.state
@@ -101,8 +128,13 @@ def _after_move(table: Table, game: LiveGame, t: int, seat: int | None) -> None:
         _record(table, game, {"t": t, "type": "speed", "player": seat})
         table_finish(table=table, game=game, result={"winner": seat})
         return
-    if state.first_mover() is not None:
+    if _someone_in_play_can_move(table, game):
         table.status, table.stuck_at, table.flips = Table.Status.PLAYING, None, None
+        return
+    if state.first_mover() is not None:
+        # Only a seat that resigned could move: no stall may be recorded past it (the engine would refuse
+        # it), so the game ends here, placed as amendment L3 places a game left with its resigned seats.
+        _end_early(table, game, t, by="resign", seat=table.out[-1])
         return
     if state.is_dead():
         table_finish(table=table, game=game, result={"deadlock": True})
@@ -111,105 +143,53 @@ def _after_move(table: Table, game: LiveGame, t: int, seat: int | None) -> None:
     table.flips = [None] * len(state.draws) if game.ruleset.stalls_from_draw_piles else None
 
 
-# -- reading an intent ---------------------------------------------------------
-
-
-def _card(value: object) -> str:
-    if type(value) is not str or value not in CARD_ID:
-        raise _Bad("bad_message", f"{value!r} is not a card (cards are written like 9C, 10H, QS, JK).")
-    return value
-
-
-def _pile(value: object, piles: int) -> int:
-    if type(value) is not int or not 0 <= value < piles:
-        raise _Bad("bad_message", f"`pile` must be a centre pile, 0 to {piles - 1}; it is {value!r}.")
-    return value
-
-
-def _read(message: dict[str, Any], table: Table) -> tuple[str, dict[str, Any]]:
-    """The intent's type and fields, checked for form (`bad_message`) against the table's ruleset."""
-    kind = message.get("type")
-    piles = int(table.ruleset.get("center_piles", 2))
-    if kind == "ready":
-        return kind, {}
-    if kind == "flip":
-        return kind, {"pile": _pile(message.get("pile"), piles)}
-    if kind != "play":
-        raise _Bad("bad_message", f"Unknown message type {kind!r}; expected ready, play, flip or ping.")
-    fields: dict[str, Any] = {"pile": _pile(message.get("pile"), piles)}
-    if "cards" in message:
-        cards = message["cards"]
-        if not table.ruleset.get("multi_card") or type(cards) is not list or not 1 <= len(cards) <= 20:
-            raise _Bad("bad_message", "`cards` is a list of cards, and only with a multi_card ruleset.")
-        fields["cards"] = [_card(card) for card in cards]
-    else:
-        fields["card"] = _card(message.get("card"))
-    return kind, fields
-
-
-def read_ref(message: dict[str, Any]) -> str | None:
-    """The intent's `ref`, or None; `bad_message` when it is not a string of at most 64 characters."""
-    ref = message.get("ref")
-    if ref is None:
-        return None
-    if type(ref) is not str or len(ref) > MAX_REF:
-        raise _Bad("bad_message", f"`ref` must be a string of at most {MAX_REF} characters.")
-    return ref
-
-
 # -- the services --------------------------------------------------------------
 
 
-def table_intent(*, table_id: int, seat: int | None, message: dict[str, Any]) -> Reply:
-    """Handle one client message (ready, play, flip) from `seat` (None: a spectator), in the spec's order."""
+def table_intent(*, table_id: int, seat: int | None, intent: Intent) -> Reply:
+    """Handle one read intent (`play.messages.read_message`) from `seat` (None: a spectator), in the spec's order."""
+    if seat is None:  # before any query: a spectator never takes the table's lock
+        return Reply(Refusal("not_seated", "You are watching: only the players at the table play."), -1, False)
     try:
-        return _intent_locked(table_id, seat, message)
+        return _intent_locked(table_id, seat, intent)
     except IntegrityError:
         # The same play sent at once through two processes: the second's check ran before the first
         # committed, its insert of the ref then met the first's. The first was applied; this one never is.
-        ref = message.get("ref")
-        if seat is None or not TableRef.objects.filter(table_id=table_id, seat=seat, ref=ref).exists():
+        if not TableRef.objects.filter(table_id=table_id, seat=seat, ref=intent.ref).exists():
             raise
         return Reply(None, Table.objects.values_list("v", flat=True).get(pk=table_id), changed=False)
 
 
 @transaction.atomic
-def _intent_locked(table_id: int, seat: int | None, message: dict[str, Any]) -> Reply:
-    try:
-        ref = read_ref(message)
-    except _Bad as bad:
-        return Reply(bad.refusal, _lock(table_id).v, changed=False)
-    ref_of = (seat, ref) if seat is not None and ref is not None and message.get("type") == "play" else None
-    table = _lock(table_id, ref_of=ref_of)
-    reply = _intent(table, seat, ref, message)
+def _intent_locked(table_id: int, seat: int, intent: Intent) -> Reply:
+    ref_of = (seat, intent.ref) if intent.ref is not None and intent.kind == "play" else None
+    table = lock(table_id, ref_of=ref_of)
+    reply = _intent(table, seat, intent)
     return replace(reply, table=table) if reply.changed else reply
 
 
-def _intent(table: Table, seat: int | None, ref: str | None, message: dict[str, Any]) -> Reply:
+_HANDLERS: dict[str, Any] = {}
+
+
+def _intent(table: Table, seat: int, intent: Intent) -> Reply:
     try:
-        kind, fields = _read(message, table)
-        if seat is None:
-            raise _Bad("not_seated", "You are watching: only the players at the table play.")
-        if kind == "play" and ref is not None:
+        if intent.kind == "play" and intent.ref is not None:
             # Under the table row's lock no other intent of this table runs: the lock's own check, then the
             # insert, without get_or_create's savepoint.
-            if table.ref_used:  # type: ignore[attr-defined]  # annotated by _lock
+            if table.ref_used:  # type: ignore[attr-defined]  # annotated by lock()
                 return Reply(None, table.v, changed=False)  # never applied again, whatever became of the first
-            TableRef.objects.create(table=table, seat=seat, ref=ref)
+            TableRef.objects.create(table=table, seat=seat, ref=intent.ref)
         if table.status == Table.Status.OVER:
             raise _Bad("game_over", "The game is over.")
-        if kind == "ready":
-            return _ready(table, seat)
-        if kind == "flip":
-            return _flip(table, seat, fields["pile"])
-        return _play(table, seat, fields)
+        handler = _HANDLERS[intent.kind]
+        return handler(table, seat, intent.fields)  # type: ignore[no-any-return]
     except _Bad as bad:
         return Reply(bad.refusal, table.v, changed=bad.changed)
 
 
-def _ready(table: Table, seat: int) -> Reply:
+def _ready(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
     if table.status != Table.Status.WAITING:
-        raise _Bad("not_playing", "The game has already started.")
+        raise _Bad("not_playing", "The game has already started." if table.status in Table.LIVE else _ended(table))
     if table.ready[seat]:
         return Reply(None, table.v, changed=False)
     table.ready[seat] = True
@@ -217,30 +197,32 @@ def _ready(table: Table, seat: int) -> Reply:
     if all(table.ready):
         table.status, table.countdown_at = Table.Status.COUNTDOWN, now_ms()
         fields += ["status", "countdown_at"]
-    _bump(table, None, fields)
+    bump(table, None, fields)
     return Reply(None, table.v, changed=True)
 
 
-def _flip(table: Table, seat: int, pile: int) -> Reply:
+def _flip(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     if table.status != Table.Status.STUCK or table.flips is None:
         raise _Bad("not_playing", "Nobody is asked to flip now.")
     game = live_game_build(table, take=True)
     side = game.ruleset.side_of(seat)
     if not game.state.draws[side] or table.flips[side] is not None:
         raise _Bad("not_playing", "Your flip is not asked for: you have no draw pile card, or you flipped already.")
-    table.flips[side] = pile
+    table.flips[side] = fields["pile"]
     waiting = [index for index, draw in enumerate(game.state.draws) if draw and table.flips[index] is None]
-    fields = ["flips"]
+    changed = ["flips"]
     if not waiting:
         _stall(table, game, _clock(table, game, now_ms()))
-        fields = _GAME_FIELDS
-    _bump(table, game, fields)
+        changed = _ENDING_FIELDS
+    bump(table, game, changed)
     return Reply(None, table.v, changed=True)
 
 
 def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
         raise _Bad("not_playing", f"The table is {table.status}: no card may be played now.")
+    if seat in table.out:
+        raise _Bad("not_playing", "You resigned: the game goes on without you.")
     game = live_game_build(table, take=True)
     t = _clock(table, game, now_ms())
     raw: dict[str, Any] = {"t": t, "type": "play", "player": seat, **fields}
@@ -251,13 +233,13 @@ def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
             collision = _collision(table, game, raw)
             if collision is not None:
                 _record(table, game, collision)
-                _bump(table, game, [])
+                bump(table, game, [])
                 raise _Bad("collision", "Another card landed on that pile just before yours.", changed=True) from None
         live_game_keep(table.pk, table.v, game)  # nothing changed: the game is still the row's
         raise _Bad(str(error.code), error.message) from None
     _record(table, game, raw)
     _after_move(table, game, t, seat)
-    _bump(table, game, _GAME_FIELDS)
+    bump(table, game, _ENDING_FIELDS)
     return Reply(None, table.v, changed=True)
 
 
@@ -301,149 +283,152 @@ def _stall(table: Table, game: LiveGame, t: int) -> None:
     _after_move(table, game, t, None)
 
 
+# -- ending early (amendment L3) ---------------------------------------------
+
+
+def _ended(table: Table) -> str:
+    return f"The table is {table.status}: nothing more can be done at it."
+
+
+def _abort(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
+    if table.status not in Table.LIVE:
+        raise _Bad("not_playing", _ended(table))
+    if table.event_count and any(event["type"] == "play" for event in live_game_build(table).events):
+        raise _Bad("not_playing", "A card has been played: resign instead of aborting.")
+    table.status, table.stuck_at, table.flips = Table.Status.ABORTED, None, None
+    table.ended = {"by": "abort", "seat": seat, "at": now_ms(), "t": None}
+    bump(table, None, ["status", "stuck_at", "flips", "ended"])
+    return Reply(None, table.v, changed=True)
+
+
+def _resign(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
+    if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
+        raise _Bad("not_playing", "Only a game being played can be resigned; before the first card, abort it.")
+    if seat in table.out:
+        raise _Bad("not_playing", "You resigned already.")
+    game = live_game_build(table, take=True)
+    t = _clock(table, game, now_ms())
+    table.out = [*table.out, seat]
+    if len(_in_play(table)) <= 1:
+        _end_early(table, game, t, by="resign", seat=seat)
+    elif table.status == Table.Status.PLAYING:
+        _after_move(table, game, t, None)  # the seats left may be stuck without it
+    bump(table, game, _ENDING_FIELDS)
+    return Reply(None, table.v, changed=True)
+
+
+def _claim(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
+    now = now_ms()
+    if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
+        raise _Bad("not_playing", "There is no game being played to claim.")
+    if not claimable(clock_of(table), seat, now):
+        raise _Bad("not_playing", "You can claim the game once every other player has been away past its claim_at.")
+    game = live_game_build(table, take=True)
+    t = _clock(table, game, now)
+    away = [other for other in _in_play(table) if other != seat]
+    table.out = [*table.out, *away]
+    _end_early(table, game, t, by="claim", seat=seat)
+    bump(table, game, _ENDING_FIELDS)
+    return Reply(None, table.v, changed=True)
+
+
+def _in_play(table: Table) -> list[int]:
+    return [seat for seat in range(len(table.players)) if seat not in table.out]
+
+
+def _places(table: Table, game: LiveGame) -> list[int]:
+    """Amendment L3's places: the seats in play by cards left (fewer first, equal shares), the resigned last,
+    the last to resign placed best of them."""
+    remaining = game.state.remaining
+    in_play = sorted(_in_play(table), key=remaining)
+    places = [0] * len(table.players)
+    for index, seat in enumerate(in_play):
+        earlier = in_play[index - 1] if index else None
+        tied = earlier is not None and remaining(earlier) == remaining(seat)
+        places[seat] = places[earlier] if tied and earlier is not None else index + 1
+    for offset, seat in enumerate(reversed(table.out)):
+        places[seat] = len(in_play) + offset + 1
+    return places
+
+
+def _end_early(table: Table, game: LiveGame, t: int, *, by: str, seat: int) -> None:
+    """End the game by a resign or a claim (amendment L3): `seat` resigned, or claimed."""
+    places = _places(table, game)
+    result: dict[str, Any] = {"by": by}
+    if len(table.players) == 2:
+        result["winner"] = places.index(1)
+    else:
+        result["places"] = places
+    table.ended = {"by": by, "seat": seat, "t": t, "at": now_ms()}
+    table_finish(table=table, game=game, result=result, ending=Ending(by=by, seat=seat, t=t, places=places))
+
+
+_HANDLERS.update(ready=_ready, flip=_flip, play=_play, abort=_abort, resign=_resign, claim=_claim)
+
+
+# -- the clock -----------------------------------------------------------------
+
+
 @transaction.atomic
 def table_tick(*, table_id: int, now: int | None = None) -> Reply:
     """Record what the table's clock makes due now (idempotent: re-checked under the row's lock)."""
-    table = _lock(table_id)
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        return Reply(None, -1, changed=False)
     reply = _tick(table, now_ms() if now is None else now)
     return replace(reply, table=table) if reply.changed else reply
 
 
+def _silent_seats(table: Table, now: int) -> list[int]:
+    """Seats shown present whose connection fell silent (amendment L2)."""
+    present = [seat for seat, since in enumerate(table.away) if since is None and table.bots[seat] is None]
+    if not present:
+        return []
+    rows = TableSeat.objects.filter(table=table, seat__in=present).values_list("seat", "channel", "seen")
+    return [seat for seat, channel, seen in rows if channel and seen is not None and now - seen >= stale_after_ms()]
+
+
 def _tick(table: Table, now: int) -> Reply:
-    changed_fields: list[str] = []
-    game: LiveGame | None = None
-    stale = _stale_seats(table, now)
-    for seat in stale:  # its server process died: the seat is away since its last heartbeat
-        table.channels[seat], table.away_since[seat] = None, _seen(table)[seat]
-    if stale:
-        changed_fields = ["channels", "away_since"]
-    if table.status in _ON:
-        away = [
-            since
-            for seat, since in enumerate(table.away_since)
-            if since is not None and table.bots[seat] is None and table.channels[seat] is None
-        ]
-        if away and now - min(away) >= table.settings["abandon_ms"]:
-            table.status = Table.Status.ABANDONED
-            _bump(table, None, ["status", *changed_fields])
-            return Reply(None, table.v, changed=True)
-    if table.status == Table.Status.COUNTDOWN:
-        assert table.countdown_at is not None
-        starts = table.countdown_at + table.settings["countdown_ms"]
-        if now >= starts:
-            game = live_game_build(table, take=True)
-            table.started_at = starts
-            table.status = Table.Status.PLAYING
-            _after_move(table, game, 0, None)
-            changed_fields += _GAME_FIELDS
-    elif table.status == Table.Status.STUCK:
-        assert table.started_at is not None and table.stuck_at is not None
-        due = table.stuck_at + table.settings["stall_ms"]
-        if now - table.started_at >= due:
-            game = live_game_build(table, take=True)
-            _stall(table, game, max(due, game.previous))
-            changed_fields += _GAME_FIELDS
-    if not changed_fields:
+    if table.status not in Table.LIVE:
         return Reply(None, table.v, changed=False)
-    _bump(table, game, changed_fields)
+    changed: list[str] = []
+    silent = _silent_seats(table, now)
+    for seat in silent:
+        # Its server process died (or the database was away): the seat is away from now, when the service
+        # noticed, not from its last beat; so an outage that kept every beat from landing cannot abandon
+        # the players at once when it ends, and their next beats show them present again.
+        table.away[seat] = now
+    if silent:
+        changed.append("away")
+    game: LiveGame | None = None
+    timer = next_timer(clock_of(table))
+    if timer is not None and now >= timer.at:
+        game = _fire(table, timer.kind, timer.at)
+        changed += _ENDING_FIELDS
+    if not changed:
+        if table.due_at != (None if timer is None else timer.at):  # a row saved before due_at was kept
+            table.due_at = None if timer is None else timer.at
+            table.save(update_fields=["due_at"])
+        return Reply(None, table.v, changed=False)
+    bump(table, game, changed)
     return Reply(None, table.v, changed=True)
 
 
-def table_next_due(table: Table) -> int | None:
-    """The epoch ms of the table's next timer (countdown, stall, abandonment), or None."""
-    dues = []
-    if table.status in _ON:
-        away = [
-            since
-            for seat, since in enumerate(table.away_since)
-            if since is not None and table.bots[seat] is None and table.channels[seat] is None
-        ]
-        if away:
-            dues.append(min(away) + table.settings["abandon_ms"])
-    if table.status not in (Table.Status.OVER, Table.Status.ABANDONED):
-        dues.extend(
-            seen + _stale_after()
-            for channel, seen in zip(table.channels, _seen(table), strict=True)
-            if channel is not None and seen is not None
-        )
-    if table.status == Table.Status.COUNTDOWN and table.countdown_at is not None:
-        dues.append(table.countdown_at + table.settings["countdown_ms"])
-    if table.status == Table.Status.STUCK and table.started_at is not None and table.stuck_at is not None:
-        dues.append(table.started_at + table.stuck_at + table.settings["stall_ms"])
-    return min(dues) if dues else None
-
-
-@transaction.atomic
-def table_connect(*, table_id: int, user_id: int | None, channel: str) -> tuple[int | None, str | None]:
-    """A connection opened: the seat it takes (None: a spectator) and the connection it replaces, if any."""
-    table = _lock(table_id)
-    seat = next(
-        (index for index, owner in enumerate(table.seat_users) if user_id is not None and owner == user_id), None
-    )
-    if seat is None:
-        return None, None
-    replaced = table.channels[seat]
-    table.channels[seat] = channel
-    table.away_since[seat] = None
-    _seen(table)[seat] = now_ms()
-    _bump(table, None, ["channels", "away_since", "seen"])
-    return seat, replaced
-
-
-@transaction.atomic
-def table_disconnect(*, table_id: int, seat: int, channel: str) -> bool:
-    """A seat's connection closed: the seat is away, unless another connection took it since."""
-    table = _lock(table_id)
-    if table.channels[seat] != channel:
-        return False
-    table.channels[seat] = None
-    table.away_since[seat] = now_ms()
-    _bump(table, None, ["channels", "away_since"])
-    return True
-
-
-def _seen(table: Table) -> list[int | None]:
-    if len(table.seen) != len(table.players):
-        table.seen = [None] * len(table.players)
-    seen: list[int | None] = table.seen
-    return seen
-
-
-def _stale_after() -> int:
-    """A connection silent for this long (ms) is gone: three heartbeats missed."""
-    return 3 * int(settings.SPEED_TABLE_HEARTBEAT_MS)
-
-
-def _stale_seats(table: Table, now: int) -> list[int]:
-    return [
-        seat
-        for seat, (channel, seen) in enumerate(zip(table.channels, _seen(table), strict=True))
-        if channel is not None and seen is not None and now - seen >= _stale_after()
-    ]
-
-
-@transaction.atomic
-def table_heartbeat(*, table_id: int, seat: int, channel: str) -> bool:
-    """A seat's connection is alive; False when it no longer holds the seat (another connection took it)."""
-    table = _lock(table_id)
-    if table.channels[seat] not in (channel, None):
-        return False
-    _seen(table)[seat] = now_ms()
-    if table.channels[seat] is None:  # it was taken for gone while alive (a stalled process): it is back
-        table.channels[seat], table.away_since[seat] = channel, None
-        _bump(table, None, ["channels", "away_since", "seen"])
-    else:
-        table.save(update_fields=["seen"])
-    return True
-
-
-@transaction.atomic
-def table_bot_lease(*, table_id: int, owner: str, for_ms: int) -> bool:
-    """Take or renew the right to run the table's bots (one process at a time); False if another holds it."""
-    table = _lock(table_id)
-    now = now_ms()
-    if table.bot_lease not in ("", owner) and table.bot_lease_until > now:
-        return False
-    table.bot_lease, table.bot_lease_until = owner, now + for_ms
-    table.save(update_fields=["bot_lease", "bot_lease_until"])
-    return True
+def _fire(table: Table, kind: str, at: int) -> LiveGame | None:
+    """Record one due timer; the game, when one was rebuilt to do it."""
+    if kind == "abort":
+        table.status = Table.Status.ABORTED
+        table.ended = {"by": "abort", "seat": None, "t": None, "at": at}
+        return None
+    if kind == "abandon":
+        table.status, table.stuck_at, table.flips = Table.Status.ABANDONED, None, None
+        return None
+    game = live_game_build(table, take=True)
+    if kind == "start":
+        table.started_at = at
+        table.status = Table.Status.PLAYING
+        _after_move(table, game, 0, None)
+    else:  # stall
+        assert table.started_at is not None
+        _stall(table, game, max(at - table.started_at, game.previous))
+    return game

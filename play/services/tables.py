@@ -24,9 +24,13 @@ from speedrules.cards import build_pack
 from speedsite.errors import Invalid, NotAllowed
 
 from ..bots import BOT_LEVELS, bot_name
-from ..models import Table
+from ..models import Table, TableBotLease, TableSeat
+from ..timers import next_timer
+from .live import now_ms
+from .referee import clock_of
+from .schedule import timer_schedule
 
-_LIVE = (Table.Status.WAITING, Table.Status.COUNTDOWN, Table.Status.PLAYING, Table.Status.STUCK)
+_LIVE = Table.LIVE
 
 
 def deck_proof(salt: str, deck: list[str]) -> str:
@@ -36,6 +40,16 @@ def deck_proof(salt: str, deck: list[str]) -> str:
 
 def _table_settings() -> dict[str, int]:
     return dict(settings.SPEED_TABLE_SETTINGS)
+
+
+def timer_schedule_after_commit(table: Table) -> None:
+    """A new table's first timer (its abort, if nobody readies): stored now, handed to Celery after commit."""
+    timer = next_timer(clock_of(table))
+    if timer is None:
+        return
+    Table.objects.filter(pk=table.pk).update(due_at=timer.at)
+    table.due_at = timer.at
+    transaction.on_commit(lambda: timer_schedule(table.pk, timer.at), robust=True)
 
 
 def _playable(ruleset: Ruleset) -> bool:
@@ -53,13 +67,14 @@ def _new_table(
     game: Game | None,
     user: User | None,
     deck: list[str] | None,
+    settings_override: dict[str, int] | None = None,
 ) -> Table:
     if deck is None:
         deck = build_pack(decks=ruleset.decks, jokers=ruleset.jokers)
         secrets.SystemRandom().shuffle(deck)
     salt = secrets.token_hex(16)
-    seats = ruleset.players
-    return Table.objects.create(
+    opened = now_ms()
+    table = Table.objects.create(
         game=game,
         ruleset=ruleset.to_json(),
         ruleset_name=ruleset_name,
@@ -69,13 +84,16 @@ def _new_table(
         deck=deck,
         salt=salt,
         deck_sha256=deck_proof(salt, deck),
-        settings=_table_settings(),
+        settings=settings_override or _table_settings(),
         ready=[level is not None for level in bots],  # bots are always ready
-        channels=[None] * seats,
-        away_since=[None] * seats,
-        seen=[None] * seats,
+        away=[None if level is not None else opened for level in bots],  # nobody has sat down yet
         created_by=user,
     )
+    TableSeat.objects.bulk_create([TableSeat(table=table, seat=seat) for seat in range(ruleset.players)])
+    if any(bots):
+        TableBotLease.objects.create(table=table)
+    timer_schedule_after_commit(table)
+    return table
 
 
 @transaction.atomic

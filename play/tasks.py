@@ -1,0 +1,43 @@
+"""Celery tasks of the tables: a timer due now, and the beat's sweep of every overdue one (amendment L1).
+
+Both call the one path a socket process takes (`play.acting.table_fire`):
+the referee's tick under the table row's lock, then the states and the
+nudge to every connection. A tick is idempotent, so a timer fired by a task,
+the sweep and a socket process at once records one event.
+"""
+
+from __future__ import annotations
+
+from celery import Task, shared_task
+from django.db import close_old_connections
+
+from replays.tasks import TRANSIENT_ERRORS
+
+from .acting import table_fire_sync, tables_sweep
+
+_OPTIONS = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": True,
+    "retry_backoff_max": 30,
+    "max_retries": 20,
+    "ignore_result": True,
+    "bind": True,
+}
+
+
+@shared_task(name="play.table_fire", **_OPTIONS)
+def table_fire_task(self: Task, table_id: int) -> None:
+    """Fire whatever the table's clock makes due now."""
+    if not self.request.is_eager:
+        close_old_connections()
+    table_fire_sync(table_id)
+
+
+@shared_task(name="play.tables_sweep", **_OPTIONS)
+def tables_sweep_task(self: Task) -> int:
+    """Fire every overdue timer and notice every silent seat (the beat runs this every few seconds)."""
+    if not self.request.is_eager:
+        close_old_connections()
+    return tables_sweep()
