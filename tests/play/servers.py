@@ -10,7 +10,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.db import connection
+
+from benchmarks.workers import WorkerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYER_URL = os.environ.get("SPEED_TEST_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/2")
@@ -22,16 +25,37 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def timer_worker(log_path: Path) -> WorkerProcess:
+    """A Celery worker with the beat inside it, firing the tables' timers (amendment L1) as production does.
+
+    Its sweep runs twice a second, so a test's short timers end on time with no socket process left.
+    """
+    env = {
+        "DJANGO_SETTINGS_MODULE": "speedsite.test_settings",
+        "DATABASE_URL": _database_url(),
+        "CHANNEL_LAYER_URL": LAYER_URL,
+        "SPEED_TEST_EAGER": "0",
+        "SPEED_TEST_BROKER_URL": settings.CELERY_BROKER_URL,
+        "SPEED_TABLE_SWEEP_EVERY_SECONDS": "0.5",
+        "PYTHONPATH": str(ROOT),
+    }
+    return WorkerProcess(env=env, concurrency=1, log_path=log_path, beat=True).wait_ready()
+
+
 class Server:
     """One daphne process serving `speedsite.asgi` against the test database and the shared channel layer."""
 
     def __init__(self) -> None:
         self.port = free_port()
-        db = connection.settings_dict
         env = dict(
             os.environ,
             DJANGO_SETTINGS_MODULE="speedsite.test_settings",
-            DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+            DATABASE_URL=_database_url(),
             CHANNEL_LAYER_URL=LAYER_URL,
             PYTHONPATH=str(ROOT),
         )

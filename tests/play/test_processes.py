@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
 from rest_framework.authtoken.models import Token
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -18,14 +22,17 @@ from play.services import table_open_for_game
 from tests.factories import make_match, make_player
 
 from .conftest import driver_move, find_deck, game_now, table_now
-from .servers import Server
+from .servers import Server, timer_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def servers() -> Iterator[list[Server]]:
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """Two daphne processes, and the Celery worker (with its beat) that fires the tables' timers."""
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()
     started: list[Server] = []
+    worker = timer_worker(tmp_path / "worker.log")
     try:
         started.extend([Server(), Server()])
         yield started
@@ -33,6 +40,8 @@ def servers() -> Iterator[list[Server]]:
         for server in started:
             server.stop()
             print(f"--- daphne on {server.port}:\n{server.output()[-3000:]}")
+        worker.stop()
+        print(f"--- worker:\n{worker.output()[-3000:]}")
 
 
 class Client:
@@ -163,3 +172,35 @@ def test_a_server_killed_mid_game_loses_no_event_and_the_game_goes_on(servers: l
     table.refresh_from_db()
     assert table.status == Table.Status.OVER and table.log_id is not None
     assert Game.objects.get(match=match, number=1).decided_by == Game.DecidedBy.TABLE
+
+
+def test_a_table_with_every_server_process_killed_ends_on_its_timers(servers: list[Server]) -> None:
+    """Amendment L1: the countdown, then the abandonment, are fired by Celery with no socket process left."""
+    table, tokens, match = _table()
+    path = f"/ws/tables/{table.pk}/"
+
+    async def scenario() -> None:
+        clients = [Client(servers[0].url(path), tokens[0]), Client(servers[1].url(path), tokens[1])]
+        for client in clients:
+            await client.open()
+        for client in clients:
+            await client.send({"type": "ready"})
+        await clients[0].until(lambda state: state["status"] == "countdown")
+        for server in servers:
+            await sync_to_async(server.kill)()
+
+    async_to_sync(scenario)()
+    deadline = time.monotonic() + 20
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        current = Table.objects.get(pk=table.pk)
+        seen.append(current.status)
+        if current.status == Table.Status.ABANDONED:
+            break
+        time.sleep(0.1)
+    assert current.status == Table.Status.ABANDONED, seen[-5:]
+    # The worker turned the starters (no process was left to) before the seats' silence ran out.
+    assert (
+        current.started_at is not None and current.started_at == current.countdown_at + current.settings["countdown_ms"]
+    )
+    assert Game.objects.get(match=match, number=1).status == Game.Status.OPEN

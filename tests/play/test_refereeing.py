@@ -15,6 +15,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from matches.models import Game
+from play.acting import tables_sweep
 from play.models import Table, TableEvent
 from play.services import table_open_for_game
 from speedrules import PRESETS, LiveGame
@@ -363,20 +364,23 @@ def test_a_flood_is_throttled_without_slowing_the_others() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_seat_away_too_long_abandons_the_table_and_the_game_stays_open() -> None:
+def test_a_table_every_seat_left_is_abandoned_by_the_sweep_and_the_game_stays_open() -> None:
     table, alice, ben = _open("speed", find_deck("speed", lambda types, result, deck: types[0] == "play"))
 
     async def scenario() -> None:
         one, two = await _start(table, alice, ben)
         await two.close()
-        state = await one.until(lambda s: s["status"] == "abandoned", timeout=table.settings["abandon_ms"] / 1000 + 3)
-        assert state["log"] is None and state["result"] is None
-        await one.send({"type": "play", "card": state["hand"][0], "pile": 0})
-        assert (await one.refusal())["code"] == "not_playing"
+        state = await one.until(lambda s: s["away"][1] is not None)
+        assert state["status"] == "playing"  # one seat is still there: the game waits for it (amendment L3)
         await one.close()
 
     async_to_sync(scenario)()
+    current = Table.objects.get(pk=table.pk)
+    assert current.status == Table.Status.PLAYING and current.due_at is not None
+    assert tables_sweep(now=current.due_at - 1) == 0  # not yet due
+    assert tables_sweep(now=current.due_at) == 1  # what the beat runs every few seconds
     table.refresh_from_db()
+    assert table.status == Table.Status.ABANDONED
     assert table.log_id is None and table.game.status == Game.Status.OPEN
 
 

@@ -1,0 +1,312 @@
+"""Amendment L over the socket: abort, resign, claim, a second tab, presence, and the shape of new messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+
+from matches.models import Game, ResultChange
+from play.acting import tables_sweep
+from play.models import Table, TableSeat
+from play.services import table_open_for_game
+from play.ticker import _tickers
+from replays.models import MatchLog
+from replays.services.steps import log_steps_build
+from speedrules import verify_bytes
+from tests.factories import make_match, make_player
+
+from .conftest import Seat, find_deck, fixed_deck, play_out, table_now
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _open(ruleset: str = "speed", deck: list[str] | None = None, players: int = 2) -> tuple[Table, list[Any]]:
+    people = [make_player(handle) for handle in ("alice", "ben", "cleo", "dan")[:players]]
+    if players == 2:
+        match = make_match(people[0], people[1], ruleset=ruleset)
+    else:
+        from matches.services import match_create
+
+        match = match_create(players=[person.handle for person in people], ruleset=ruleset, best_of=1)
+    table, _ = table_open_for_game(
+        game_id=match.games.get(number=1).pk, user=people[0].user, deck=deck or fixed_deck(ruleset)
+    )
+    return table, [person.user for person in people]
+
+
+async def _seated(table: Table, users: list[Any]) -> list[Seat]:
+    seats = [Seat(table.pk, user) for user in users]
+    for seat in seats:
+        await seat.connect()
+    return seats
+
+
+async def _started(table: Table, users: list[Any]) -> list[Seat]:
+    seats = await _seated(table, users)
+    for seat in seats:
+        await seat.send({"type": "ready"})
+    for seat in seats:
+        await seat.until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
+    return seats
+
+
+def _opening_play_deck() -> list[str]:
+    return find_deck("speed", lambda types, result, deck: types[:3] == ["play", "play", "play"])
+
+
+async def _play_one(seats: list[Seat], table_id: int) -> None:
+    """One legal play by whichever seat has one (the tests' driver)."""
+    from .conftest import driver_move, game_now
+
+    move = driver_move((await game_now(table_id)).state)
+    assert move is not None
+    seat, card, pile = move
+    before = (await table_now(table_id)).v
+    await seats[seat].send({"type": "play", "card": card, "pile": pile, "ref": f"p{before}"})
+    await seats[0].until(lambda state: state["v"] > before)
+
+
+def test_a_resign_decides_the_game_as_a_forfeit_with_its_history_and_a_replay() -> None:
+    table, users = _open(deck=_opening_play_deck())
+
+    async def scenario() -> dict[str, Any]:
+        one, two = await _started(table, users)
+        await _play_one([one, two], table.pk)
+        await one.send({"type": "resign", "ref": "r1"})
+        over = await two.until(lambda state: state["status"] == "over")
+        await one.until(lambda state: state["status"] == "over")
+        await one.send({"type": "resign", "ref": "r2"})
+        assert (await one.refusal())["code"] == "game_over"
+        for seat in (one, two):
+            await seat.close()
+        return over
+
+    over = async_to_sync(scenario)()
+    assert over["result"] == {"winner": 1, "by": "resign"} and over["resigned"] == [0]
+    table.refresh_from_db()
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == Game.Status.DECIDED and game.decided_by == Game.DecidedBy.FORFEIT
+    assert game.winner is not None and game.winner.handle == "ben"
+    change = ResultChange.objects.filter(game=game).latest("pk")
+    assert change.reason.startswith("alice resigned at the table") and change.source["by"] == "resign"
+    log = MatchLog.objects.get(pk=table.log_id)
+    assert log.provenance == MatchLog.Provenance.FORFEIT
+    # The cards played are the evidence: every event passes the engine, the result is the table's.
+    assert log.status == MatchLog.Status.VERIFIED and log.winner is None, log.message
+    document = orjson.loads(bytes(log.data))
+    assert document["table"]["ended"] == {
+        "by": "resign",
+        "seat": 0,
+        "t": document["table"]["ended"]["t"],
+        "places": [2, 1],
+    }
+    assert verify_bytes(bytes(log.data)).valid
+    steps = log_steps_build(log_id=log.pk)
+    assert len(steps.steps) == len(document["events"]) + 1  # the deal, then every event played
+
+
+def test_a_claim_waits_for_claim_at_then_wins_and_the_state_counts_the_away_time() -> None:
+    table, users = _open(deck=_opening_play_deck())
+    claim_ms = table.settings["claim_ms"]
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        one, two = await _started(table, users)
+        await _play_one([one, two], table.pk)
+        await one.send({"type": "claim", "ref": "early"})  # ben is here: nothing to claim
+        assert (await one.refusal())["code"] == "not_playing"
+        await two.close()
+        away = await one.until(lambda state: state["away"][1] is not None)
+        assert away["away"][0] is None and away["connected"] == [True, False]
+        assert away["away"][1]["claim_at"] == away["away"][1]["since"] + claim_ms
+        await one.send({"type": "claim", "ref": "soon"})
+        assert (await one.refusal())["code"] == "not_playing"
+        await sync_to_async(lambda: __import__("time").sleep(claim_ms / 1000 + 0.1))()
+        await one.send({"type": "claim", "ref": "now"})
+        over = await one.until(lambda state: state["status"] == "over")
+        await one.close()
+        return away, over
+
+    _away, over = async_to_sync(scenario)()
+    assert over["result"] == {"winner": 0, "by": "claim"}
+    game = Game.objects.get(pk=table.game_id)
+    assert game.decided_by == Game.DecidedBy.FORFEIT and game.winner.handle == "alice"
+    reason = ResultChange.objects.filter(game=game).latest("pk").reason
+    assert reason.startswith("alice claimed the game at the table") and "ben had left" in reason
+
+
+def test_abort_before_the_first_card_only_and_nothing_is_decided() -> None:
+    table, users = _open(deck=_opening_play_deck())
+
+    async def scenario() -> dict[str, Any]:
+        one, two = await _started(table, users)
+        await one.send({"type": "abort", "ref": "a1"})
+        aborted = await two.until(lambda state: state["status"] == "aborted")
+        await one.send({"type": "ready"})
+        assert (await one.refusal())["code"] == "not_playing"
+        for seat in (one, two):
+            await seat.close()
+        return aborted
+
+    aborted = async_to_sync(scenario)()
+    assert aborted["result"] is None and aborted["log"] is None
+    table.refresh_from_db()
+    assert table.ended["by"] == "abort" and table.log_id is None
+    assert Game.objects.get(pk=table.game_id).status == Game.Status.OPEN
+
+
+def test_abort_after_a_card_is_refused() -> None:
+    table, users = _open(deck=_opening_play_deck())
+
+    async def scenario() -> None:
+        one, two = await _started(table, users)
+        await _play_one([one, two], table.pk)
+        await one.send({"type": "abort", "ref": "late"})
+        refusal = await one.refusal()
+        assert refusal["code"] == "not_playing" and "resign" in refusal["message"]
+        for seat in (one, two):
+            await seat.close()
+
+    async_to_sync(scenario)()
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_the_new_messages_are_refused_from_spectators_and_at_the_wrong_time() -> None:
+    table, users = _open()
+
+    async def scenario() -> None:
+        one, two = await _seated(table, users)
+        watcher = Seat(table.pk)
+        await watcher.connect()
+        for kind in ("abort", "resign", "claim"):
+            await watcher.send({"type": kind, "ref": f"w-{kind}"})
+            refusal = await watcher.refusal()
+            assert (refusal["code"], refusal["ref"]) == ("not_seated", f"w-{kind}")
+        await one.send({"type": "resign", "ref": "too-early"})
+        assert (await one.refusal())["code"] == "not_playing"
+        await one.send({"type": "claim", "ref": "too-early"})
+        assert (await one.refusal())["code"] == "not_playing"
+        for bad in (
+            {"type": "resign", "ref": 7},
+            {"type": "resign", "ref": "x\u0000"},
+            {"type": "play", "card": "9C", "pile": 0, "ref": "x\u0000"},
+            {"type": "resign\u0000"},
+            {"type": ["claim"]},
+        ):
+            await one.send(bad)
+            assert (await one.refusal())["code"] == "bad_message", bad
+        # A lone surrogate is not UTF-8: unreadable, and the connection goes on.
+        await one.send('{"type": "claim", "ref": "\\ud800"}')
+        assert (await one.refusal())["code"] == "bad_message"
+        await one.send({"type": "ping", "ref": "still"})
+        assert (await one.receive())["type"] == "pong"
+        for seat in (one, two, watcher):
+            await seat.close()
+
+    async_to_sync(scenario)()
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING and table.v > 0
+
+
+def test_a_second_tab_takes_the_seat_and_the_first_is_told() -> None:
+    table, users = _open()
+
+    async def scenario() -> None:
+        first = Seat(table.pk, users[0])
+        await first.connect()
+        second = Seat(table.pk, users[0])
+        assert (await second.connect())["you"] == 0
+        told = await first.receive()
+        while told["type"] == "state":  # the second's arrival may be shown first
+            told = await first.receive()
+        assert told == {"type": "replaced", "seat": 0}
+        closed = await first.communicator.receive_output(timeout=3)
+        assert closed == {"type": "websocket.close", "code": 4001}
+        state = await second.until(lambda state: state["connected"][0])
+        assert state["away"][0] is None
+        await second.send({"type": "ready"})
+        assert (await second.until(lambda state: state["ready"][0]))["ready"] == [True, False]
+        await second.close()
+
+    async_to_sync(scenario)()
+    seat = TableSeat.objects.get(table_id=table.pk, seat=0)
+    assert seat.channel == "" and seat.away_since is not None
+
+
+def test_a_consumer_killed_by_an_exception_leaves_no_seat_beat_or_ticker(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, users = _open()
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in the referee")
+
+    async def scenario() -> None:
+        one = Seat(table.pk, users[0])
+        await one.connect()
+        monkeypatch.setattr("play.consumers.table_act", broken)
+        await one.send({"type": "ready"})
+        with pytest.raises(RuntimeError):
+            await one.communicator.receive_output(timeout=3)
+
+    async_to_sync(scenario)()
+    assert table.pk not in _tickers
+    seat = TableSeat.objects.get(table_id=table.pk, seat=0)
+    assert seat.channel == ""  # released at once, not left beating
+    assert Table.objects.get(pk=table.pk).away[0] is not None
+
+
+def test_a_table_never_readied_is_aborted_by_its_timer() -> None:
+    table, users = _open()
+
+    async def scenario() -> None:
+        one = Seat(table.pk, users[0])
+        await one.connect()
+        await one.send({"type": "ready"})
+        await one.until(lambda state: state["ready"][0])
+        await one.close()
+
+    async_to_sync(scenario)()
+    current = Table.objects.get(pk=table.pk)
+    assert current.status == Table.Status.WAITING
+    opened = int(current.created_at.timestamp() * 1000)
+    assert current.due_at == opened + current.settings["abandon_ms"]
+    tables_sweep(now=current.due_at)
+    current.refresh_from_db()
+    assert current.status == Table.Status.ABORTED and current.ended["by"] == "abort"
+
+
+def test_a_resign_at_a_table_of_three_places_the_resigned_last_and_the_game_goes_on() -> None:
+    table, users = _open("three-way", players=3)
+
+    async def scenario() -> dict[str, Any]:
+        seats = await _started(table, users)
+        await seats[2].send({"type": "resign", "ref": "r"})
+        state = await seats[0].until(lambda state: state["resigned"] == [2])
+        assert state["status"] in ("playing", "stuck")
+        await seats[2].send({"type": "play", "card": state["piles"][0] or "9C", "pile": 0, "ref": "after"})
+        assert (await seats[2].refusal())["code"] in ("not_playing", "not_in_hand")
+        await seats[1].send({"type": "resign", "ref": "r"})
+        over = await seats[0].until(lambda state: state["status"] == "over")
+        for seat in seats:
+            await seat.close()
+        return over
+
+    over = async_to_sync(scenario)()
+    # The last to resign places best of the resigned (amendment L3): ben second, cleo (first to go) last.
+    assert over["result"] == {"places": [1, 2, 3], "by": "resign"}
+    game = Game.objects.get(pk=table.game_id)
+    assert game.decided_by == Game.DecidedBy.FORFEIT and game.places == [1, 2, 3]
+
+
+def test_a_game_played_to_its_end_is_still_decided_by_the_table() -> None:
+    table, users = _open(deck=find_deck("speed", lambda types, result, deck: result == {"winner": 0}))
+
+    async def scenario() -> None:
+        seats = await _started(table, users)
+        await play_out({0: seats[0], 1: seats[1]}, table.pk)
+        for seat in seats:
+            await seat.close()
+
+    async_to_sync(scenario)()
+    assert Game.objects.get(pk=table.game_id).decided_by == Game.DecidedBy.TABLE
