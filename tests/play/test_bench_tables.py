@@ -29,7 +29,7 @@ def test_two_tables_on_two_processes_at_human_pace_play_and_report_then_clean_up
     text = out.getvalue()
     assert "2 tables of 2 client bots (speed), pace human" in text, text
     assert "2 server processes" in text, text
-    urls = re.findall(r"server \d: (ws://127\.0\.0\.1:\d+) \(Daphne started by this command\): 1 tables", text)
+    urls = re.findall(r"server \d: (ws://127\.0\.0\.1:\d+) \(Daphne started by this command\): 1 table$", text, re.M)
     assert len(set(urls)) == 2, text
     assert f"channel layer: {LAYER_URL}" in text, text
 

@@ -70,7 +70,7 @@ class Config:
     ruleset: str = "speed"
 
     def __str__(self) -> str:
-        text = f"{self.tables} tables, {self.processes} processes, pace {self.pace}"
+        text = f"{_count(self.tables, 'table')}, {_count(self.processes, 'process')}, pace {self.pace}"
         if self.reaction_ms is not None:
             text += f", reaction {self.reaction_ms} ms"
         return text + ("" if self.ruleset == "speed" else f", ruleset {self.ruleset}")
@@ -99,6 +99,10 @@ GOAL_CAPACITY = GoalAt(tables=100, processes=2, pace="human")
 GOAL_CAPACITY_P99_MS = 100.0
 GOAL_ONE_TABLE = GoalAt(tables=1)
 GOAL_ONE_TABLE_ADDED_P50_MS = 8.0
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "es" if noun.endswith("s") else "s")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -261,13 +265,13 @@ class Command(BaseCommand):
         else:
             reaction = "reaction the simulator bots' (350-1100 ms)"
         self.stdout.write(
-            f"{config.tables} tables of 2 client bots ({config.ruleset}), pace {config.pace}, {reaction}; "
-            f"{config.processes} server process{'es' if config.processes > 1 else ''}"
+            f"{_count(config.tables, 'table')} of 2 client bots ({config.ruleset}), pace {config.pace}, {reaction}; "
+            f"{_count(config.processes, 'server process')}"
         )
         whose = "Daphne started by this command" if servers.started else "running, given by --url"
         for index, url in enumerate(servers.urls):
             count = len(range(index, config.tables, config.processes))
-            self.stdout.write(f"  server {index + 1}: {url} ({whose}): {count} tables")
+            self.stdout.write(f"  server {index + 1}: {url} ({whose}): {_count(count, 'table')}")
         if servers.started:
             self.stdout.write(f"  channel layer: {servers.layer or 'in memory'}")
         if config.processes > 1:
@@ -381,7 +385,7 @@ class Command(BaseCommand):
     def _processes(spent: tuple[float, int, int] | None) -> str:
         if spent is None:
             return "not measured (no process of it found on this machine)"
-        return f"{spent[1]} process{'es' if spent[1] != 1 else ''}, {spent[0]:.0f} ms in all"
+        return f"{_count(spent[1], 'process')}, {spent[0]:.0f} ms in all"
 
     def _goal(self, text: str, met: bool, config: Config, goal: GoalAt) -> None:
         where = "" if goal.holds_for(config) else f" (measured at {config})"
