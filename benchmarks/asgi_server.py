@@ -47,6 +47,11 @@ class AsgiServer:
         }
         self._process: subprocess.Popen[bytes] | None = None
 
+    @property
+    def pid(self) -> int | None:
+        """The Daphne process's id (its session's too: it is started in a new one), while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def start(self, timeout: float = 30.0) -> AsgiServer:
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments

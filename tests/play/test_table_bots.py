@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from benchmarks.table_bots import choose_play
+import pytest
+
+from benchmarks.table_bots import HUMAN_REACTION_MS, TableBot, choose_play
 from speedrules import PRESETS
 from speedrules.simulate import Bot
 
@@ -41,3 +43,23 @@ def test_a_run_only_where_runs_are_allowed_and_each_card_fits_the_one_before() -
             assert (order.index(above) - order.index(below)) % 13 in (1, 12)
     singles = [choose_play(["9C", "10H", "JS"], ["8H", "2D"], SPEED, Bot(300, 0.99), rng) for _ in range(10)]
     assert all(choice is not None and len(choice[0]) == 1 for choice in singles)
+
+
+def test_never_a_joker_as_the_sides_last_card() -> None:
+    jokers = PRESETS["jokers-wild"].to_json()
+    rng = random.Random(1)
+    assert choose_play(["JK"], ["8H", "2D"], jokers, Bot(300, 0.5), rng, draw_count=0) is None
+    assert choose_play(["JK"], ["8H", "2D"], jokers, Bot(300, 0.5), rng, draw_count=3) is not None
+    assert choose_play(["JK", "9C"], ["8H", "2D"], jokers, Bot(300, 0.5), rng) is not None
+
+
+def test_the_pace_is_sim_or_human() -> None:
+    with pytest.raises(ValueError, match="pace"):
+        TableBot(url="ws://x", token="t", bot=Bot(300, 0.5), rng=random.Random(1), fixed_reaction_ms=None, pace="slow")
+    human = TableBot(
+        url="ws://x", token="t", bot=Bot(300, 0.5), rng=random.Random(1), fixed_reaction_ms=None, pace="human"
+    )
+    low, high, _ = HUMAN_REACTION_MS
+    reactions = [human._reaction_ms() for _ in range(2000)]
+    assert low <= min(reactions) and max(reactions) <= high
+    assert 450 < sum(reactions) / len(reactions) < 550  # about two reaches a second
