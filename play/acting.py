@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 
+from .database import on_table_thread
 from .groups import table_changed_notify
 from .latest import Latest, latest_build, latest_keep
 from .messages import Intent
@@ -33,7 +33,7 @@ def _with_states(step: Callable[[], Reply | None]) -> tuple[Reply | None, Latest
 
 
 async def _publish(table_id: int, step: Callable[[], Reply | None]) -> Reply | None:
-    made: tuple[Reply | None, Latest | None] = await database_sync_to_async(_with_states)(step)
+    made: tuple[Reply | None, Latest | None] = await on_table_thread(table_id, _with_states)(step)
     reply, latest = made
     latest_keep(table_id, latest)
     if reply is not None and reply.changed:

@@ -22,11 +22,11 @@ import time
 from typing import Any
 
 import orjson
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from .acting import seat_arrive, seat_leave, seat_return, table_act
+from .database import on_table_thread
 from .groups import table_group
 from .latest import latest_get
 from .messages import BadMessage, read_message
@@ -107,7 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        facts = await database_sync_to_async(_table_facts)(self.table_id)
+        facts = await on_table_thread(self.table_id, _table_facts)(self.table_id)
         if facts is None:
             await self.close(code=NO_TABLE)
             return
@@ -144,7 +144,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             await asyncio.sleep(wait)
             wait = interval
             try:
-                holds = await database_sync_to_async(seat_beat)(
+                holds = await on_table_thread(self.table_id, seat_beat)(
                     table_id=self.table_id, seat=seat, channel=self.channel_name
                 )
                 if not holds:
@@ -210,7 +210,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
         )
 
     async def _send_state(self, *, force: bool = False) -> None:
-        state = await database_sync_to_async(_state_for)(self.table_id, self.seat, -1 if force else self.sent_v)
+        state = await on_table_thread(self.table_id, _state_for)(self.table_id, self.seat, -1 if force else self.sent_v)
         if state is not None:
             self.sent_v = max(self.sent_v, state["v"])
             await self.send(text_data=orjson.dumps(state).decode())

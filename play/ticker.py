@@ -20,11 +20,11 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from .acting import table_act, table_fire
 from .bots import bot_choice, bot_reaction_ms
+from .database import on_table_thread
 from .latest import latest_forget, latest_get
 from .messages import Intent
 from .models import Table
@@ -122,12 +122,16 @@ class Ticker:
 
     async def _step(self) -> bool:
         """Wait for the next thing due and do it; False when the table no longer lives."""
-        outlook = await database_sync_to_async(_outlook)(self.table_id, self.plans, self.rng, self._known())
+        # Cleared before the read, not after: a nudge that comes while the row is read must still wake us.
+        self.wake.clear()
+        outlook = await on_table_thread(self.table_id, _outlook)(self.table_id, self.plans, self.rng, self._known())
         if not outlook.live:
             return False
         plans = outlook.plans
         if plans and now_ms() >= self.lease_until - LEASE_MS // 2:
-            if await database_sync_to_async(table_bot_lease)(table_id=self.table_id, owner=PROCESS, for_ms=LEASE_MS):
+            if await on_table_thread(self.table_id, table_bot_lease)(
+                table_id=self.table_id, owner=PROCESS, for_ms=LEASE_MS
+            ):
                 self.lease_until = now_ms() + LEASE_MS
             else:
                 self.lease_until = 0
@@ -140,7 +144,6 @@ class Ticker:
         if plans:
             dues.append(self.lease_until - LEASE_MS // 2)
         timeout = 30.0 if not dues else max(0.0, (min(dues) - now_ms()) / 1000)
-        self.wake.clear()
         try:
             await asyncio.wait_for(self.wake.wait(), timeout=timeout)
             return True  # something changed: plan again

@@ -451,6 +451,11 @@ SPEED_TABLE_SETTINGS = {
 # Practice bots' reaction delays are multiplied by this (tests make bots quick).
 # How often a table's connection says it is alive; three missed (its process died) and its seat is away.
 SPEED_TABLE_HEARTBEAT_MS = int(os.environ.get("SPEED_TABLE_HEARTBEAT_MS", "10000"))
+# Threads a socket process runs the tables' database work on (each table always on the same one; one
+# PostgreSQL connection each): while one waits on the database another table's work goes on. SQLite
+# (the demo) takes one writer at a time, so there it is one thread.
+_ONE_WRITER = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+SPEED_TABLE_DB_THREADS = int(os.environ.get("SPEED_TABLE_DB_THREADS", "1" if _ONE_WRITER else "4"))
 SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
 # One socket message's limit, and each connection's throttle (messages a second, and a burst).
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096

@@ -3,8 +3,8 @@
 The database is the truth: a cached game is used only when it was built at the
 very `v` of the row just read, so a process that missed a change (another
 process made it) replays the events again. The cache is per thread of the
-process (sync code runs in Channels' one sync thread), so nothing is shared
-between threads.
+process, and a table's work always runs on the same thread (`play.database`),
+so a game is never shared between threads.
 """
 
 from __future__ import annotations
