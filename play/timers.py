@@ -3,7 +3,8 @@
 speed-table/1 section 3 and amendment L give a table five timers: the
 countdown's end, the stall of a stuck table, the abort of a table that was
 never readied, the abandonment of a table whose every seat in play is away,
-and the moment a silent connection stops counting. `next_timer` says which
+the moment a silent connection stops counting, and (a tournament's choice)
+the forfeit of a player who never sat down. `next_timer` says which
 comes first; the referee fires it under the table row's lock, and whoever
 fires it (a socket process, a Celery task, the beat's sweep) fires the same.
 Nothing here reads a database or a clock: the caller passes the table's
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-TimerKind = Literal["start", "stall", "abort", "abandon"]
+TimerKind = Literal["start", "stall", "abort", "abandon", "no_show"]
 
 #: Statuses whose clocks run.
 LIVE_STATUSES = ("waiting", "countdown", "playing", "stuck")
@@ -55,6 +56,10 @@ def next_timer(clock: Clock) -> Timer | None:
     timers: list[Timer] = []
     if clock.status == "waiting":
         timers.append(Timer("abort", clock.opened_at + clock.settings["abandon_ms"]))
+        no_show = clock.settings.get("no_show_ms")
+        if no_show is not None and no_show < clock.settings["abandon_ms"]:
+            # A tournament's called match (amendment L5): who never sat down by then forfeits.
+            timers.append(Timer("no_show", clock.opened_at + int(no_show)))
     elif clock.status == "countdown" and clock.countdown_at is not None:
         timers.append(Timer("start", clock.countdown_at + clock.settings["countdown_ms"]))
     elif clock.status == "stuck" and clock.started_at is not None and clock.stuck_at is not None:

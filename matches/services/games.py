@@ -200,8 +200,8 @@ def game_decide(
 def game_forfeit(*, game_id: int, places: tuple[int, ...], by: str, seat: int, t: int, table_id: int) -> Game:
     """A game the service's table ended before its end (speed-table/1 amendment L4): decided by the forfeit.
 
-    `by` is "resign" (`seat` gave up) or "claim" (`seat` claimed the game from seats away past their
-    claim time); `places` are every seat's, in the match's seat order, as the table placed them. The
+    `by` is "resign" (`seat` gave up), "claim" (`seat` claimed the game from seats away past their
+    claim time) or "no_show" (`seat` never sat down in the tournament's time); `places` are every seat's, in the match's seat order, as the table placed them. The
     table's own word, never one side's: it saw the seat leave or resign. Its history names who and when.
     """
     with transaction.atomic():
@@ -212,6 +212,9 @@ def game_forfeit(*, game_id: int, places: tuple[int, ...], by: str, seat: int, t
         handles = [player.handle for player in match.players]
         if by == "resign":
             reason = f"{handles[seat]} resigned at the table at {game_clock(t)}."
+        elif by == "no_show":
+            came = ", ".join(handle for index, handle in enumerate(handles) if places[index] == 1)
+            reason = f"{handles[seat]} did not come to the table in time; {came} did."
         else:
             gone = ", ".join(handle for index, handle in enumerate(handles) if index != seat and places[index] != 1)
             reason = f"{handles[seat]} claimed the game at the table at {game_clock(t)}: {gone} had left."

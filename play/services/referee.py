@@ -33,7 +33,7 @@ from .schedule import timer_schedule
 
 #: The fields a move may change (with `v`, `event_count` and `due_at`, which every change saves).
 _GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "practice_log", "practice_log_code"]
-_ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended"]
+_ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended", "settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +370,31 @@ _HANDLERS.update(ready=_ready, flip=_flip, play=_play, abort=_abort, resign=_res
 
 
 @transaction.atomic
+def _no_show(table: Table) -> LiveGame | None:
+    """A seat that never sat down within no_show_ms forfeits to those that did (amendment L5); None when
+    nobody or everybody came (the table waits for its abort, or its players)."""
+    humans = [seat for seat, level in enumerate(table.bots) if level is None]
+    came = set(
+        TableSeat.objects.filter(table=table, seat__in=humans, seen__isnull=False).values_list("seat", flat=True)
+    )
+    absent = [seat for seat in humans if seat not in came]
+    if not came or not absent:
+        table.settings = {**table.settings, "no_show_ms": None}  # judged once: the abort timer stays
+        return None
+    game = live_game_build(table, take=True)
+    table.started_at, table.out = None, absent
+    places = [1 if seat not in absent else len(table.players) - len(absent) + 1 for seat in range(len(table.players))]
+    result: dict[str, Any] = {"by": "no_show"}
+    if len(table.players) == 2:
+        result["winner"] = places.index(1)
+    else:
+        result["places"] = places
+    table.ended = {"by": "no_show", "seat": absent[0], "t": 0, "at": now_ms()}
+    table_finish(table=table, game=game, result=result, ending=Ending(by="no_show", seat=absent[0], t=0, places=places))
+    return game
+
+
+@transaction.atomic
 def table_tick(*, table_id: int, now: int | None = None) -> Reply:
     """Record what the table's clock makes due now (idempotent: re-checked under the row's lock)."""
     table = Table.objects.select_for_update().filter(pk=table_id).first()
@@ -423,6 +448,8 @@ def _fire(table: Table, kind: str, at: int) -> LiveGame | None:
     if kind == "abandon":
         table.status, table.stuck_at, table.flips = Table.Status.ABANDONED, None, None
         return None
+    if kind == "no_show":
+        return _no_show(table)
     game = live_game_build(table, take=True)
     if kind == "start":
         table.started_at = at

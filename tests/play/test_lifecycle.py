@@ -310,3 +310,39 @@ def test_a_game_played_to_its_end_is_still_decided_by_the_table() -> None:
 
     async_to_sync(scenario)()
     assert Game.objects.get(pk=table.game_id).decided_by == Game.DecidedBy.TABLE
+
+
+def test_a_no_show_forfeits_when_the_tournament_says_so(settings: Any) -> None:
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "no_show_ms": 500}
+    table, users = _open()
+
+    async def scenario() -> None:
+        one = Seat(table.pk, users[0])
+        await one.connect()
+        await one.close()
+
+    async_to_sync(scenario)()
+    opened = int(table.created_at.timestamp() * 1000)
+    assert tables_sweep(now=opened + 499) == 0
+    tables_sweep(now=opened + 500)
+    table.refresh_from_db()
+    assert table.status == Table.Status.OVER and table.result == {"winner": 0, "by": "no_show"}
+    game = Game.objects.get(pk=table.game_id)
+    assert game.decided_by == Game.DecidedBy.FORFEIT and game.winner.handle == "alice"
+    assert (
+        ResultChange.objects.filter(game=game).latest("pk").reason
+        == "ben did not come to the table in time; alice did."
+    )
+    assert MatchLog.objects.get(pk=table.log_id).status == MatchLog.Status.VERIFIED
+
+
+def test_no_forfeit_for_a_no_show_when_nobody_came(settings: Any) -> None:
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "no_show_ms": 500}
+    table, _users = _open()
+    opened = int(table.created_at.timestamp() * 1000)
+    tables_sweep(now=opened + 500)
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING and table.settings["no_show_ms"] is None
+    tables_sweep(now=opened + table.settings["abandon_ms"])
+    table.refresh_from_db()
+    assert table.status == Table.Status.ABORTED
