@@ -22,22 +22,39 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def database_url(port: int | None = None) -> str:
+    """The test database's URL, at another port if given (a proxy in front of PostgreSQL)."""
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST']}:{port or db['PORT']}/{db['NAME']}"
+
+
 class Server:
     """One daphne process serving `speedsite.asgi` against the test database and the shared channel layer."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> None:
+        """`env` overrides the process's environment (a proxy's DATABASE_URL); `args` go to daphne."""
         self.port = free_port()
-        db = connection.settings_dict
-        env = dict(
-            os.environ,
-            DJANGO_SETTINGS_MODULE="speedsite.test_settings",
-            DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            CHANNEL_LAYER_URL=LAYER_URL,
-            PYTHONPATH=str(ROOT),
-        )
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "speedsite.test_settings",
+            "DATABASE_URL": database_url(),
+            "CHANNEL_LAYER_URL": LAYER_URL,
+            "PYTHONPATH": str(ROOT),
+            **(env or {}),
+        }
         self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "speedsite.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                *args,
+                "speedsite.asgi:application",
+            ],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
