@@ -448,3 +448,6 @@ SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE"
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096
 SPEED_TABLE_MESSAGES_PER_SECOND = float(os.environ.get("SPEED_TABLE_MESSAGES_PER_SECOND", "20"))
 SPEED_TABLE_MESSAGE_BURST = int(os.environ.get("SPEED_TABLE_MESSAGE_BURST", "40"))
+# What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on
+# a 503, retry_after_ms in a socket's "unavailable" message).
+SPEED_OUTAGE_RETRY_AFTER_SECONDS = int(os.environ.get("SPEED_OUTAGE_RETRY_AFTER_SECONDS", "5"))
