@@ -445,9 +445,20 @@ SPEED_TABLE_SETTINGS = {
 SPEED_TABLE_HEARTBEAT_MS = int(os.environ.get("SPEED_TABLE_HEARTBEAT_MS", "10000"))
 SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
 # One socket message's limit, and each connection's throttle (messages a second, and a burst).
+# A longer message closes its socket with 4009 (play.edge), unread by the consumer.
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096
 SPEED_TABLE_MESSAGES_PER_SECOND = float(os.environ.get("SPEED_TABLE_MESSAGES_PER_SECOND", "20"))
 SPEED_TABLE_MESSAGE_BURST = int(os.environ.get("SPEED_TABLE_MESSAGE_BURST", "40"))
+# What play.edge allows each server process (the counts are per process, not per deployment):
+# sockets open at once per signed-in user and per client address (SPEED_TRUSTED_PROXIES decides
+# the address, as for the login throttles), refused beyond with close code 4029; and messages a
+# connection may have waiting for its consumer, closed with 4008 beyond. The queue holds more
+# than the throttle's burst, so a burst the throttle allows is never cut.
+SPEED_TABLE_SOCKETS_PER_USER = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_USER", "8"))
+SPEED_TABLE_SOCKETS_PER_ADDRESS = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_ADDRESS", "32"))
+SPEED_TABLE_RECEIVE_QUEUE = int(
+    os.environ.get("SPEED_TABLE_RECEIVE_QUEUE", str(max(32, 2 * SPEED_TABLE_MESSAGE_BURST)))
+)
 # What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on
 # a 503, retry_after_ms in a socket's "unavailable" message).
 SPEED_OUTAGE_RETRY_AFTER_SECONDS = int(os.environ.get("SPEED_OUTAGE_RETRY_AFTER_SECONDS", "5"))

@@ -1,0 +1,242 @@
+"""The table sockets' edge on a real daphne: its handshake answers, its memory under a flood, real outages.
+
+Outages are cut in front of the shared PostgreSQL and Redis (tests/proxy.py), for
+the one daphne under test. See test_edge.py for the edge's rules in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from rest_framework.authtoken.models import Token
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from play import edge
+from play.models import Table
+from play.services import table_practice_create
+from tests.factories import make_player
+from tests.proxy import CuttableProxy
+
+from .servers import LAYER_URL, Server, database_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+REDIS_PORT = int(LAYER_URL.rsplit(":", 1)[1].split("/")[0])
+REDIS_DB = LAYER_URL.rsplit("/", 1)[1]
+MIB = 1024 * 1024
+
+
+@pytest.fixture
+def started() -> Iterator[list[Server]]:
+    """Servers a test starts (`started.append(Server(...))`), stopped after it with their logs printed."""
+    servers: list[Server] = []
+    try:
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+            print(f"--- daphne on {server.port}:\n{server.output()[-4000:]}")
+
+
+@pytest.fixture
+def proxies() -> Iterator[list[CuttableProxy]]:
+    made: list[CuttableProxy] = []
+    try:
+        yield made
+    finally:
+        for proxy in made:
+            proxy.close()
+
+
+def _practice_table() -> Table:
+    return table_practice_create(user=make_player("host").user, ruleset="speed", bots=["easy"])
+
+
+async def _until_closed(socket: ClientConnection, timeout: float = 15) -> tuple[list[dict[str, Any]], int | None]:
+    """Every message until the socket closes, and the close code the server sent (None: no close frame)."""
+    messages = []
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                messages.append(json.loads(await socket.recv()))
+    except ConnectionClosed as closed:
+        return messages, closed.rcvd.code if closed.rcvd is not None else None
+
+
+async def _first_state(socket: ClientConnection) -> dict[str, Any]:
+    async with asyncio.timeout(10):
+        while True:
+            message = json.loads(await socket.recv())
+            if message["type"] == "state":
+                return message
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+class PeakRss:
+    """The highest VmRSS of a process while the block runs, sampled every 20 ms."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = _rss_kib(pid)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.02):
+            self.peak = max(self.peak, _rss_kib(self.pid))
+
+    def __enter__(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss_kib(self.pid))
+
+
+# -- handshakes ----------------------------------------------------------------------------------
+
+
+def test_an_unrouted_path_is_a_4xx_handshake_answer_not_a_500(started: list[Server]) -> None:
+    server = Server()
+    started.append(server)
+
+    async def scenario() -> None:
+        for path in ("/ws/tables/-1/", "/ws/tables/1", "/ws/nope/"):
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(server.url(path))
+            assert refused.value.response.status_code == 403, path  # daphne's answer to a close before accept
+
+    async_to_sync(scenario)()
+    assert "Exception inside application" not in server.output()
+
+
+# -- a flood of large frames ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "closed_with"),
+    [
+        # Daphne's defaults let a 1 MiB frame through: the edge drops it and closes with 4009.
+        ((), edge.MESSAGE_TOO_BIG),
+    ],
+)
+def test_a_flood_of_one_mib_frames_leaves_daphnes_memory_bounded_and_the_socket_closed(
+    started: list[Server], args: tuple[str, ...], closed_with: int | None
+) -> None:
+    table = _practice_table()
+    server = Server(args=args)
+    started.append(server)
+    frame = "x" * MIB
+
+    async def scenario() -> tuple[int, int, int | None]:
+        async with connect(server.url(f"/ws/tables/{table.pk}/"), max_size=None) as warm:
+            await _first_state(warm)  # the consumer's code is loaded and has served one socket
+        await asyncio.sleep(0.5)
+        before = _rss_kib(server.process.pid)
+        sent = 0
+        socket = await connect(server.url(f"/ws/tables/{table.pk}/"), max_size=None)
+        await _first_state(socket)
+        with PeakRss(server.process.pid) as rss:
+            try:
+                for _ in range(300):
+                    await socket.send(frame)
+                    sent += 1
+            except ConnectionClosed:
+                pass
+            _messages, code = await _until_closed(socket)
+        return rss.peak - before, sent, code
+
+    grown_kib, sent, code = async_to_sync(scenario)()
+    assert grown_kib < 60 * 1024, f"daphne grew by {grown_kib} KiB after {sent} frames"
+    assert sent < 300  # the server closed the socket long before the flood was sent
+    assert code == closed_with
+
+
+# -- outages -------------------------------------------------------------------------------------
+
+
+def _with_token(name: str) -> str:
+    return Token.objects.create(user=make_player(name).user).key
+
+
+def test_a_handshake_and_an_open_socket_meet_a_database_outage_with_4013(
+    started: list[Server], proxies: list[CuttableProxy]
+) -> None:
+    table = _practice_table()
+    token = _with_token("alice")
+    database = CuttableProxy(5432)
+    proxies.append(database)
+    server = Server(env={"DATABASE_URL": database_url(database.port)})
+    started.append(server)
+    url = server.url(f"/ws/tables/{table.pk}/")
+    auth = {"Authorization": f"Token {token}"}
+
+    async def scenario() -> None:
+        spectator = await connect(url)
+        await _first_state(spectator)
+        database.cut()
+        try:
+            for headers in (auth, {}):  # the token's lookup (the auth stack), the table's (the consumer)
+                socket = await connect(url, additional_headers=headers)
+                messages, code = await _until_closed(socket)
+                assert code == edge.UNAVAILABLE
+                assert messages == [{"type": "unavailable", "reason": "database_unavailable", "retry_after_ms": 5000}]
+            # An open socket's consumer meets the outage: the edge's safety net closes it the same way.
+            await spectator.send(json.dumps({"type": "ready"}))
+            messages, code = await _until_closed(spectator)
+            assert code == edge.UNAVAILABLE and messages[-1]["type"] == "unavailable"
+        finally:
+            database.restore()
+        socket = await connect(url, additional_headers=auth)
+        assert (await _first_state(socket))["you"] is None  # not a seat of this table: watching
+        await socket.close()
+
+    async_to_sync(scenario)()
+    assert "Exception inside application" not in server.output()
+
+
+def test_a_handshake_during_a_redis_outage_is_answered_4013_in_time(
+    started: list[Server], proxies: list[CuttableProxy]
+) -> None:
+    table = _practice_table()
+    layer = CuttableProxy(REDIS_PORT)
+    proxies.append(layer)
+    server = Server(env={"CHANNEL_LAYER_URL": f"redis://127.0.0.1:{layer.port}/{REDIS_DB}"})
+    started.append(server)
+    url = server.url(f"/ws/tables/{table.pk}/")
+
+    async def scenario() -> None:
+        layer.cut()
+        try:
+            started_at = time.monotonic()
+            socket = await connect(url)
+            messages, code = await _until_closed(socket)
+            # The layer's retries give up before daphne's 5 s handshake timeout would drop the socket.
+            assert time.monotonic() - started_at < 5
+            assert code == edge.UNAVAILABLE
+            assert messages == [{"type": "unavailable", "reason": "redis_unavailable", "retry_after_ms": 5000}]
+        finally:
+            layer.restore()
+        socket = await connect(url)
+        await _first_state(socket)
+        await socket.close()
+
+    async_to_sync(scenario)()
