@@ -445,7 +445,8 @@ SPEED_TABLE_SETTINGS = {
 SPEED_TABLE_HEARTBEAT_MS = int(os.environ.get("SPEED_TABLE_HEARTBEAT_MS", "10000"))
 SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
 # One socket message's limit, and each connection's throttle (messages a second, and a burst).
-# A longer message closes its socket with 4009 (play.edge), unread by the consumer.
+# A longer message closes its socket with 4009 (play.edge). Daphne's own limits
+# (--websocket-max-frame-size in docker-compose.yml) refuse a larger frame before it is read.
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096
 SPEED_TABLE_MESSAGES_PER_SECOND = float(os.environ.get("SPEED_TABLE_MESSAGES_PER_SECOND", "20"))
 SPEED_TABLE_MESSAGE_BURST = int(os.environ.get("SPEED_TABLE_MESSAGE_BURST", "40"))

@@ -15,22 +15,32 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from rest_framework.authtoken.models import Token
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from play import edge
 from play.models import Table
+from play.selectors import table_state
 from play.services import table_practice_create
 from tests.factories import make_player
 from tests.proxy import CuttableProxy
 
-from .servers import LAYER_URL, Server, database_url
+from .servers import LAYER_URL, ROOT, Server, database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _deploy_flags() -> tuple[str, ...]:
+    """The websocket limits docker-compose.yml gives daphne (the flags between the port and the application)."""
+    command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["ws"]["command"]
+    return tuple(command[command.index("8001") + 1 : command.index("speedsite.asgi:application")])
+
+
+DEPLOY_FLAGS = _deploy_flags()
 REDIS_PORT = int(LAYER_URL.rsplit(":", 1)[1].split("/")[0])
 REDIS_DB = LAYER_URL.rsplit("/", 1)[1]
 MIB = 1024 * 1024
@@ -136,6 +146,8 @@ def test_an_unrouted_path_is_a_4xx_handshake_answer_not_a_500(started: list[Serv
     [
         # Daphne's defaults let a 1 MiB frame through: the edge drops it and closes with 4009.
         ((), edge.MESSAGE_TOO_BIG),
+        # The deploy's flags (docker-compose.yml): daphne drops the connection at the frame's header.
+        (DEPLOY_FLAGS, None),
     ],
 )
 def test_a_flood_of_one_mib_frames_leaves_daphnes_memory_bounded_and_the_socket_closed(
@@ -168,6 +180,16 @@ def test_a_flood_of_one_mib_frames_leaves_daphnes_memory_bounded_and_the_socket_
     assert grown_kib < 60 * 1024, f"daphne grew by {grown_kib} KiB after {sent} frames"
     assert sent < 300  # the server closed the socket long before the flood was sent
     assert code == closed_with
+
+
+def test_the_deploys_limits_are_the_tables_message_limit_and_far_above_any_state() -> None:
+    flags = dict(zip(DEPLOY_FLAGS[::2], DEPLOY_FLAGS[1::2], strict=True))
+    assert int(flags["--websocket-max-frame-size"]) == settings.SPEED_TABLE_MESSAGE_MAX_BYTES
+    # The message limit bounds what daphne sends too (autobahn refuses to send more): a four-way
+    # table's state, the largest there is, must stay far below it.
+    table = table_practice_create(user=make_player("host").user, ruleset="four-way", bots=["hard"] * 3)
+    state = json.dumps(table_state(table=table, seat=0)).encode()
+    assert 16 * len(state) < int(flags["--websocket-max-message-size"])
 
 
 # -- outages -------------------------------------------------------------------------------------
