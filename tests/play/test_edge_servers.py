@@ -25,8 +25,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from play import edge
 from play.models import Table
 from play.selectors import table_state
-from play.services import table_practice_create
-from tests.factories import make_player
+from play.services import table_open_for_game, table_practice_create
+from tests.factories import make_match, make_player
 from tests.proxy import CuttableProxy
 
 from .servers import LAYER_URL, ROOT, Server, database_url
@@ -262,3 +262,64 @@ def test_a_handshake_during_a_redis_outage_is_answered_4013_in_time(
         await socket.close()
 
     async_to_sync(scenario)()
+
+
+def test_after_a_redis_outage_the_layers_pool_heals_and_no_socket_gets_1011(
+    started: list[Server], proxies: list[CuttableProxy]
+) -> None:
+    alice, ben = make_player("alice"), make_player("ben")
+    match = make_match(alice, ben)
+    table, _ = table_open_for_game(game_id=match.games.get(number=1).pk, user=alice.user)
+    tokens = [Token.objects.create(user=player.user).key for player in (alice, ben)]
+    layer = CuttableProxy(REDIS_PORT)
+    proxies.append(layer)
+    server = Server(env={"CHANNEL_LAYER_URL": f"redis://127.0.0.1:{layer.port}/{REDIS_DB}"})
+    started.append(server)
+    url = server.url(f"/ws/tables/{table.pk}/")
+
+    async def seat(index: int) -> ClientConnection:
+        socket = await connect(url, additional_headers={"Authorization": f"Token {tokens[index]}"})
+        assert (await _first_state(socket))["you"] == index
+        return socket
+
+    async def ready_seen(by: ClientConnection, sender: ClientConnection, seat_index: int) -> None:
+        """`sender` says ready; `by` hears of it through the layer (a nudge from the other connection)."""
+        await sender.send(json.dumps({"type": "ready"}))
+        async with asyncio.timeout(10):
+            while True:
+                message = json.loads(await by.recv())
+                if message["type"] == "state" and message["ready"][seat_index]:
+                    return
+
+    async def scenario() -> None:
+        sockets = [await seat(0), await seat(1)]
+        # A short outage (a Redis restart): within the pools' retries, the open sockets ride it out.
+        layer.cut()
+        await asyncio.sleep(1.5)
+        layer.restore()
+        await ready_seen(sockets[0], sockets[1], 1)
+        # A long one: the sockets may be closed, but only ever with 4013.
+        layer.cut()
+        await asyncio.sleep(6)
+        layer.restore()
+        await asyncio.sleep(0.5)
+        for index, socket in enumerate(sockets):
+            try:
+                await socket.send(json.dumps({"type": "ping", "ref": "after"}))
+                async with asyncio.timeout(3):
+                    while json.loads(await socket.recv())["type"] != "pong":
+                        pass
+            except (ConnectionClosed, TimeoutError):
+                _messages, code = await _until_closed(socket, timeout=5)
+                assert code == edge.UNAVAILABLE, code
+                sockets[index] = await seat(index)
+        # Every pooled connection was broken by the cut; each new use must heal, not fail.
+        fresh = [await connect(url) for _ in range(6)]
+        for socket in fresh:
+            await _first_state(socket)
+        await ready_seen(sockets[1], sockets[0], 0)
+        for socket in fresh + sockets:
+            await socket.close()
+
+    async_to_sync(scenario)()
+    assert "Exception inside application" not in server.output()
