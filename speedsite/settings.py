@@ -501,6 +501,8 @@ SPEED_TABLE_SOCKETS_PER_ADDRESS = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_AD
 SPEED_TABLE_RECEIVE_QUEUE = int(
     os.environ.get("SPEED_TABLE_RECEIVE_QUEUE", str(max(32, 2 * SPEED_TABLE_MESSAGE_BURST)))
 )
+# Practice tables one user may create (POST /api/tables/ and the /play/ page together), a DRF rate.
+SPEED_PRACTICE_TABLES_RATE_PER_USER = os.environ.get("SPEED_PRACTICE_TABLES_RATE_PER_USER", "10/min")
 # What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on
 # a 503, retry_after_ms in a socket's "unavailable" message).
 SPEED_OUTAGE_RETRY_AFTER_SECONDS = int(os.environ.get("SPEED_OUTAGE_RETRY_AFTER_SECONDS", "5"))
