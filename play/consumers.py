@@ -15,7 +15,6 @@ ticker, its seat) ends with it, however it ends.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -27,12 +26,12 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from .acting import seat_arrive, seat_leave, seat_return, table_act
+from .auth import IDENTITY_GONE, socket_identity, socket_identity_valid
 from .database import on_table_thread
 from .groups import hub_join, hub_leave
 from .latest import latest_get
 from .messages import BadMessage, read_message
 from .models import Table
-from .outages import outage_reason
 from .selectors import table_state
 from .services.live import stale_after_ms
 from .services.presence import seat_beat
@@ -40,10 +39,9 @@ from .ticker import ticker_join, ticker_leave, ticker_wake
 
 logger = logging.getLogger(__name__)
 
-#: Close codes the table page explains (docs/table-protocol.md).
+#: Close codes of the consumer (the edge's are in `play.edge`; docs/security.md lists them all).
 REPLACED = 4001
 NO_TABLE = 4004
-UNAVAILABLE = 1013
 
 
 def _state_for(table_id: int, seat: int | None, sent_v: int) -> dict[str, Any] | None:
@@ -97,21 +95,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, less its hop to the sync thread to close old connections before each message:
         this consumer's database work runs on its table's thread (`play.database`), which closes them around
-        every call, so the hop cost a thread switch per frame and per nudge for nothing. An outage closes
-        the socket with 1013 and a word; any other error is a bug, raised."""
+        every call, so the hop cost a thread switch per frame and per nudge for nothing. An error escapes to
+        `play.edge.SocketEdge`, which answers an outage with `unavailable` and 4013."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        try:
-            await handler(message)
-        except Exception as error:
-            reason = outage_reason(error)
-            if reason is None:
-                raise
-            logger.warning("table socket: %s, closing with %s", reason, UNAVAILABLE)
-            with contextlib.suppress(Exception):
-                await self.send(text_data=orjson.dumps({"type": "unavailable", "reason": reason}).decode())
-            await self.close(code=UNAVAILABLE)
+        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -120,6 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             await self.close(code=NO_TABLE)
             return
         self.ruleset, seat_users = facts
+        self.identity = socket_identity(self.scope)
         user = self.scope.get("user")
         user_id = user.pk if user is not None and user.is_authenticated else None
         self.bucket = _Bucket(settings.SPEED_TABLE_MESSAGES_PER_SECOND, settings.SPEED_TABLE_MESSAGE_BURST)
@@ -160,6 +150,10 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
                 if time.monotonic() - heard >= stale_after_ms() / 1000 - interval / 2:
                     await seat_return(self.table_id, seat, self.channel_name)  # it may have been shown away
                 heard = time.monotonic()
+                # Signed out, token revoked, password changed, account disabled: the seat's socket ends here.
+                if not await on_table_thread(self.table_id, socket_identity_valid)(self.identity):
+                    await self.close(code=IDENTITY_GONE)
+                    return
             except Exception:
                 logger.warning("table %s: seat %s missed a heartbeat", self.table_id, seat, exc_info=True)
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from .outages import outage_reason
+from speedsite.outages import outage_kind
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class _Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                logger.warning("table hub: the channel layer failed (%s), again in %.1f s", outage_reason(error), retry)
+                logger.warning("table hub: the channel layer failed (%s), again in %.1f s", outage_kind(error), retry)
                 await asyncio.sleep(retry)
                 retry = min(5.0, retry * 2)
                 await self.rejoin(layer)
@@ -141,6 +141,6 @@ async def table_changed_notify(table_id: int, v: int) -> None:
             table_group(table_id), {"type": "table.changed", "table": table_id, "v": v, "origin": ORIGIN}
         )
     except Exception as error:
-        if outage_reason(error) is None:
+        if outage_kind(error) is None:
             raise
-        logger.warning("table %s: other processes missed a nudge (%s)", table_id, outage_reason(error))
+        logger.warning("table %s: other processes missed a nudge (%s)", table_id, outage_kind(error))

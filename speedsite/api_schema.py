@@ -8,7 +8,9 @@ a postprocessing hook writes them once instead of each view repeating them:
 - 404 where the path names something that may not exist;
 - 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
 - 429 on every change (login throttles, log quotas);
-- 503 on every change: a lock it needs was held elsewhere too long (nothing was done; try again);
+- 503 anywhere: the database or Redis is unavailable (`extra.code`: `database_unavailable`,
+  `redis_unavailable`; speedsite.handlers), and on a change also a lock it needs was held
+  elsewhere too long (nothing was done; try again after `Retry-After`);
 - 415 on every change with a body: the API parses JSON only (a form cannot say `null`, a list
   of one, or a number rather than a string, so a form-encoded body would mean something else).
 
@@ -55,13 +57,28 @@ _DESCRIPTIONS = {
     "413": "The body is larger than the limit.",
     "415": "The body is not JSON (`Content-Type: application/json`).",
     "429": "Too many requests or over a quota; try again later.",
-    "503": "Busy: what this changes is being changed elsewhere right now; nothing was done, try again (Retry-After).",
+    "503": (
+        "Unavailable for a moment, try again after `Retry-After` seconds: the database or Redis is down "
+        "(`extra.code` is `database_unavailable` or `redis_unavailable`), or what this changes is being "
+        "changed elsewhere right now (busy; nothing was done)."
+    ),
 }
 _WRITES = {"post", "put", "patch", "delete"}
 
 
+_RETRY_AFTER = {
+    "Retry-After": {"description": "Seconds to wait before sending the request again.", "schema": {"type": "integer"}}
+}
+
+
 def _error(status: str) -> dict[str, Any]:
-    return {"description": _DESCRIPTIONS[status], "content": {"application/json": {"schema": _ERROR_REF}}}
+    documented: dict[str, Any] = {
+        "description": _DESCRIPTIONS[status],
+        "content": {"application/json": {"schema": _ERROR_REF}},
+    }
+    if status == "503":
+        documented["headers"] = _RETRY_AFTER
+    return documented
 
 
 def document_errors(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
@@ -71,11 +88,11 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
         for method, operation in operations.items():
             if method not in _WRITES and method not in {"get", "head"}:
                 continue
-            statuses = ["400"]
+            statuses = ["400", "503"]
             if "{" in path:
                 statuses.append("404")
             if method in _WRITES:
-                statuses += ["401", "403", "409", "429", "503"]
+                statuses += ["401", "403", "409", "429"]
                 if "requestBody" in operation:
                     statuses.append("415")
             responses = operation.setdefault("responses", {})

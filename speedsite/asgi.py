@@ -3,6 +3,12 @@
 A socket's `Origin` is checked only when the client sends one (browsers do;
 other clients, signed in with a token, send none), and must then be one of
 the site's own hosts. `daphne speedsite.asgi:application` serves both.
+
+The socket stack, from the outside in: `play.edge.SocketEdge` (unrouted paths,
+the per-address cap, the bounded receive queue, outages answered 4013), the
+origin check, the auth stack (session cookie or token), `play.edge.SocketsPerUser`
+(the per-user cap, which needs the user), the router. The edge is outermost so
+that it also answers an outage raised by the auth stack's session or token lookup.
 """
 
 import os
@@ -16,6 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from play.auth import SocketAuthStack  # noqa: E402
+from play.edge import SocketEdge, SocketsPerUser  # noqa: E402
 from play.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -32,6 +39,10 @@ class OriginCheckWhenPresent:
         return await self.inner(scope, receive, send)
 
 
-websocket_application = OriginCheckWhenPresent(SocketAuthStack(URLRouter(websocket_urlpatterns)))
+websocket_router = URLRouter(websocket_urlpatterns)
+websocket_application = SocketEdge(
+    OriginCheckWhenPresent(SocketAuthStack(SocketsPerUser(websocket_router))),
+    routes=websocket_router.routes,
+)
 
 application = ProtocolTypeRouter({"http": django_application, "websocket": websocket_application})

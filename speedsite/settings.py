@@ -12,6 +12,9 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialBackoff, ExponentialWithJitterBackoff
+from redis.retry import Retry
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -291,8 +294,27 @@ AXES_VERBOSE = False
 # serves). CACHE_URL (redis://...) is the fast choice; without it production uses the
 # database (the `speed_cache` table, made by `manage.py createcachetable`), and the demo
 # (DEBUG, one process) keeps its cache in memory.
+# Redis connections are pooled. redis-py notices at checkout a pooled connection Redis closed
+# (a restart), not one whose peer vanished without a word (a network cut, a host gone), and a
+# pool made from a URL retries nothing: such a connection's next command fails, and so does any
+# command a blip of Redis interrupts. Each pool here retries a broken connection on a new one
+# (`retry`: connection errors and timeouts, with a short backoff) and pings one idle longer than
+# `health_check_interval` before using it, so after an outage the first commands heal the pool
+# instead of failing. Seconds; 0 turns the pings off.
+SPEED_REDIS_HEALTH_CHECK_SECONDS = int(os.environ.get("SPEED_REDIS_HEALTH_CHECK_SECONDS", "10"))
 if os.environ.get("CACHE_URL"):
-    _CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+    _CACHE = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["CACHE_URL"],
+        # A request waits at most about this long on a Redis that is gone (then 503, see
+        # speedsite.handlers), not redis-py's 5 s per attempt.
+        "OPTIONS": {
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+            "health_check_interval": SPEED_REDIS_HEALTH_CHECK_SECONDS,
+            "retry": Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2),
+        },
+    }
 elif DEBUG:
     # A big bracket is cached a section at a time: room for a few thousand entries.
     _CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}
@@ -429,17 +451,36 @@ ASGI_APPLICATION = "speedsite.asgi.application"
 # CHANNEL_LAYER_URL is set (several processes), else in memory (one process, the demo).
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL", "")
 # No socket timeout: the layer blocks on Redis for a message (BZPOPMIN) longer than redis-py 8's
-# default of 5 s, which would end every quiet connection (django/channels_redis#422).
-CHANNEL_LAYERS = (
-    {
+# default of 5 s, which would end every quiet connection (django/channels_redis#422). The connect
+# timeout is set on its own, as it would otherwise be the socket timeout: none, for ever.
+# channels_redis hands every other key of a host to redis-py's pool (`ConnectionPool.from_url`),
+# so the pool heals as the cache's does (above). Without a retry, the blocking receive that every
+# socket of a process shares fails at the first broken read, and each socket in turn with it (a
+# Redis restart of a second closed them all: tests/play/test_edge_servers.py). The retries span
+# about 3 s: a Redis restart
+# that quick costs the open sockets nothing (the blocking receive and the nudges wait for it and
+# go on), a longer outage ends them with 4013 (play.edge), and a handshake waiting on Redis is
+# still answered within daphne's handshake timeout (--websocket_connect_timeout, 5 s), past
+# which daphne drops it unanswered.
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": CHANNEL_LAYER_URL,
+                        "socket_timeout": None,
+                        "socket_connect_timeout": 2,
+                        "health_check_interval": SPEED_REDIS_HEALTH_CHECK_SECONDS,
+                        "retry": AsyncRetry(ExponentialBackoff(cap=0.5, base=0.05), retries=8),
+                    }
+                ]
+            },
         }
     }
-    if CHANNEL_LAYER_URL
-    else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-)
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 # A new table's settings (speed-table/1 section 3) and its countdown.
 SPEED_TABLE_SETTINGS = {
     "collision_ms": int(os.environ.get("SPEED_TABLE_COLLISION_MS", "250")),
@@ -458,6 +499,23 @@ _ONE_WRITER = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 SPEED_TABLE_DB_THREADS = int(os.environ.get("SPEED_TABLE_DB_THREADS", "1" if _ONE_WRITER else "4"))
 SPEED_TABLE_BOT_DELAY_SCALE = float(os.environ.get("SPEED_TABLE_BOT_DELAY_SCALE", "1"))
 # One socket message's limit, and each connection's throttle (messages a second, and a burst).
+# A longer message closes its socket with 4009 (play.edge). Daphne's own limits
+# (--websocket-max-frame-size in docker-compose.yml) refuse a larger frame before it is read.
 SPEED_TABLE_MESSAGE_MAX_BYTES = 4096
 SPEED_TABLE_MESSAGES_PER_SECOND = float(os.environ.get("SPEED_TABLE_MESSAGES_PER_SECOND", "20"))
 SPEED_TABLE_MESSAGE_BURST = int(os.environ.get("SPEED_TABLE_MESSAGE_BURST", "40"))
+# What play.edge allows each server process (the counts are per process, not per deployment):
+# sockets open at once per signed-in user and per client address (SPEED_TRUSTED_PROXIES decides
+# the address, as for the login throttles), refused beyond with close code 4029; and messages a
+# connection may have waiting for its consumer, closed with 4008 beyond. The queue holds more
+# than the throttle's burst, so a burst the throttle allows is never cut.
+SPEED_TABLE_SOCKETS_PER_USER = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_USER", "8"))
+SPEED_TABLE_SOCKETS_PER_ADDRESS = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_ADDRESS", "32"))
+SPEED_TABLE_RECEIVE_QUEUE = int(
+    os.environ.get("SPEED_TABLE_RECEIVE_QUEUE", str(max(32, 2 * SPEED_TABLE_MESSAGE_BURST)))
+)
+# Practice tables one user may create (POST /api/tables/ and the /play/ page together), a DRF rate.
+SPEED_PRACTICE_TABLES_RATE_PER_USER = os.environ.get("SPEED_PRACTICE_TABLES_RATE_PER_USER", "10/min")
+# What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on
+# a 503, retry_after_ms in a socket's "unavailable" message).
+SPEED_OUTAGE_RETRY_AFTER_SECONDS = int(os.environ.get("SPEED_OUTAGE_RETRY_AFTER_SECONDS", "5"))

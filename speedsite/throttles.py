@@ -1,4 +1,5 @@
-"""Login throttles for `POST /api/token/`: per address and per account, answered 429.
+"""Throttles, answered 429: `POST /api/token/` per address and per account, the site's forms per
+address, practice tables per user.
 
 Rates are read from the settings on every request (not frozen at import as
 DRF's own throttles do), so a deployment or a test can change them.
@@ -62,3 +63,23 @@ class AddressRateLimit(SimpleRateThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
+class PracticeTablesThrottle(SimpleRateThrottle):
+    """Practice tables one user creates (`SPEED_PRACTICE_TABLES_RATE_PER_USER`), by the API or the site's page.
+
+    Each table is a row, a shuffled deck and bots that play on the server's clock: one budget per
+    account for both ways of making one, in the shared cache. The page calls `allow_request(request,
+    None)` with its Django request, as the forms' `AddressRateLimit` does.
+    """
+
+    scope = "practice_tables"
+
+    def get_rate(self) -> str:
+        return str(settings.SPEED_PRACTICE_TABLES_RATE_PER_USER)
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None  # only signed-in users make tables; the view refuses the rest
+        return self.cache_format % {"scope": self.scope, "ident": user.pk}

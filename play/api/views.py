@@ -17,6 +17,7 @@ from replays.compact import chunk
 from replays.services import document_compact_steps
 from speedrules import ENGINE_VERSION
 from speedsite.errors import NotFound
+from speedsite.throttles import PracticeTablesThrottle
 
 from .. import selectors, services
 from .serializers import PracticeInput, TableOutput
@@ -37,6 +38,7 @@ class PracticeTableApi(APIView):
     """A practice table: you at seat 0, a bot of the given level at each other seat. It counts for nothing."""
 
     permission_classes = [IsAuthenticated]
+    throttle_classes = [PracticeTablesThrottle]
 
     @extend_schema(operation_id="practice_table_create", request=PracticeInput, responses={201: TableOutput})
     def post(self, request: Request) -> Response:

@@ -25,9 +25,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _database_url() -> str:
+def database_url(port: int | None = None) -> str:
+    """The test database's URL, at another port if given (a proxy in front of PostgreSQL)."""
     db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return f"postgres://{db['USER']}@{db['HOST']}:{port or db['PORT']}/{db['NAME']}"
 
 
 def timer_worker(log_path: Path) -> WorkerProcess:
@@ -37,7 +38,7 @@ def timer_worker(log_path: Path) -> WorkerProcess:
     """
     env = {
         "DJANGO_SETTINGS_MODULE": "speedsite.test_settings",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "CHANNEL_LAYER_URL": LAYER_URL,
         "SPEED_TEST_EAGER": "0",
         "SPEED_TEST_BROKER_URL": settings.CELERY_BROKER_URL,
@@ -50,18 +51,30 @@ def timer_worker(log_path: Path) -> WorkerProcess:
 class Server:
     """One daphne process serving `speedsite.asgi` against the test database and the shared channel layer."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> None:
+        """`env` overrides the process's environment (a proxy's DATABASE_URL); `args` go to daphne."""
         self.port = free_port()
-        env = dict(
-            os.environ,
-            DJANGO_SETTINGS_MODULE="speedsite.test_settings",
-            DATABASE_URL=_database_url(),
-            CHANNEL_LAYER_URL=LAYER_URL,
-            PYTHONPATH=str(ROOT),
-        )
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "speedsite.test_settings",
+            "DATABASE_URL": database_url(),
+            "CHANNEL_LAYER_URL": LAYER_URL,
+            "PYTHONPATH": str(ROOT),
+            **(env or {}),
+        }
         self.log = tempfile.NamedTemporaryFile(prefix="daphne-", suffix=".log", delete=False)  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "speedsite.asgi:application"],
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                *args,
+                "speedsite.asgi:application",
+            ],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,

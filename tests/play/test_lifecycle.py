@@ -346,3 +346,23 @@ def test_no_forfeit_for_a_no_show_when_nobody_came(settings: Any) -> None:
     tables_sweep(now=opened + table.settings["abandon_ms"])
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
+
+
+def test_a_revoked_token_closes_its_seat_within_a_heartbeat() -> None:
+    from rest_framework.authtoken.models import Token
+
+    table, users = _open()
+    token = Token.objects.create(user=users[0])
+
+    async def scenario() -> dict[str, Any]:
+        seat = Seat(table.pk, headers=[(b"authorization", f"Token {token.key}".encode())])
+        assert (await seat.connect())["you"] == 0
+        await sync_to_async(Token.objects.filter(pk=token.pk).delete)()
+        while True:
+            output = await seat.communicator.receive_output(timeout=3)
+            if output["type"] == "websocket.close":
+                return output
+
+    closed = async_to_sync(scenario)()
+    assert closed["code"] == 4003
+    assert TableSeat.objects.get(table_id=table.pk, seat=0).channel == ""

@@ -19,9 +19,11 @@ from play.services import table_open_for_game, table_practice_create
 from replays.services import document_compact_steps
 from speedrules import ruleset_from_json
 from speedsite.errors import ApplicationError
+from speedsite.throttles import PracticeTablesThrottle
 from web.forms.tables import PracticeForm
 from web.presenters.replay import build_replay
 from web.selectors.tables import table_for_page
+from web.views.rate_limits import in_words, over_limit, retry_after
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -96,6 +98,14 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
 def play(request: HttpRequest) -> HttpResponse:
     """Practice against bots: a ruleset and the bots' level make a practice table, and the player goes there."""
     form = PracticeForm(request.POST or None)
+    if request.method == "POST":
+        # The API's budget, shared: the page is no way around POST /api/tables/'s limit.
+        limit = PracticeTablesThrottle()
+        if not limit.allow_request(request, None):
+            form.is_valid()  # the choices stay as sent, with the limit's message above them
+            wait = in_words(retry_after(limit))
+            form.add_error(None, f"You have started many practice tables just now: try again in {wait}.")
+            return over_limit(render(request, "web/play.html", {"form": form}), limit)
     if request.method == "POST" and form.is_valid():
         try:
             table = table_practice_create(user=request.user, ruleset=form.cleaned_data["ruleset"], bots=form.bots())
