@@ -34,7 +34,7 @@ from .messages import BadMessage, read_message
 from .models import Table
 from .selectors import table_state
 from .services.live import stale_after_ms
-from .services.presence import seat_beat
+from .services.presence import seat_beat, seat_of
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
 logger = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
         await self.accept()
         self.joined = True
         ticker_join(self.table_id)
-        seat = next((index for index, owner in enumerate(seat_users) if user_id is not None and owner == user_id), None)
+        seat = seat_of(seat_users, user_id)
         if seat is not None:
             self.seat = seat
             replaced = await seat_arrive(self.table_id, seat, self.channel_name)

@@ -119,6 +119,9 @@ async def hub_leave(table_id: int, listener: Listener) -> None:
     if members:
         return
     del hub.members[table_id]
+    if not hub.members and hub.task is not None:  # no connection left here: no reader left behind either
+        hub.task.cancel()
+        hub.task = None
     layer: Any = get_channel_layer()
     try:
         await layer.group_discard(table_group(table_id), hub.channel)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from .timers import LIVE_STATUSES
+
 
 class Table(models.Model):
     class Status(models.TextChoices):
@@ -23,7 +25,7 @@ class Table(models.Model):
         ABANDONED = "abandoned", "Abandoned"
         ABORTED = "aborted", "Aborted"
 
-    LIVE = ("waiting", "countdown", "playing", "stuck")
+    LIVE = LIVE_STATUSES
 
     # None for a practice table (no match, no rating).
     game = models.ForeignKey("matches.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="tables")

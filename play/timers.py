@@ -68,12 +68,9 @@ def next_timer(clock: Clock) -> Timer | None:
         since = [clock.away[seat] for seat in people_in_play(clock)]
         if since and all(value is not None for value in since):
             # Every seat in play away: abandoned once the last of them to leave has been gone abandon_ms.
-            timers.append(Timer("abandon", max(value for value in since if value is not None) + _abandon(clock)))
+            last = max(value for value in since if value is not None)
+            timers.append(Timer("abandon", last + int(clock.settings["abandon_ms"])))
     return min(timers, key=lambda timer: timer.at) if timers else None
-
-
-def _abandon(clock: Clock) -> int:
-    return int(clock.settings["abandon_ms"])
 
 
 def claim_ms(settings: dict[str, Any]) -> int:

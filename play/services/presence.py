@@ -26,11 +26,11 @@ class Taken:
     replaced: str | None
 
 
-def seat_of(table: Table, user_id: int | None) -> int | None:
-    """The seat `user_id` holds at the table, or None (a spectator)."""
+def seat_of(seat_users: list[int | None], user_id: int | None) -> int | None:
+    """The seat `user_id` holds at a table with these `seat_users`, or None (a spectator)."""
     if user_id is None:
         return None
-    return next((seat for seat, owner in enumerate(table.seat_users) if owner == user_id), None)
+    return next((seat for seat, owner in enumerate(seat_users) if owner == user_id), None)
 
 
 @transaction.atomic

@@ -33,7 +33,7 @@ from .schedule import timer_schedule
 
 #: The fields a move may change (with `v`, `event_count` and `due_at`, which every change saves).
 _GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "practice_log", "practice_log_code"]
-_ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended", "settings"]
+_ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +92,19 @@ def clock_of(table: Table) -> Clock:
 def bump(table: Table, game: LiveGame | None, fields: list[str]) -> None:
     """Save the changed fields with the next `v` and due time; after commit, cache the game and set the timer."""
     table.v += 1
-    timer = next_timer(clock_of(table))
-    table.due_at = None if timer is None else timer.at
+    due_set(table)
     table.save(update_fields=[*fields, "v", "event_count", "due_at"])
-    table_id, v, due = table.pk, table.v, table.due_at
+    table_id, v = table.pk, table.v
     if game is not None:
         transaction.on_commit(lambda: live_game_keep(table_id, v, game))
-    if due is not None:
+
+
+def due_set(table: Table) -> None:
+    """Set the table's `due_at` from its clock (the caller saves it); after commit, Celery gets the timer."""
+    timer = next_timer(clock_of(table))
+    table.due_at = None if timer is None else timer.at
+    if timer is not None:
+        table_id, due = table.pk, timer.at
         transaction.on_commit(lambda: timer_schedule(table_id, due), robust=True)
 
 
@@ -379,7 +385,7 @@ def _no_show(table: Table) -> LiveGame | None:
     )
     absent = [seat for seat in humans if seat not in came]
     if not came or not absent:
-        table.settings = {**table.settings, "no_show_ms": None}  # judged once: the abort timer stays
+        table.settings = {**table.settings, "no_show_ms": None}  # the abort timer stays
         return None
     game = live_game_build(table, take=True)
     table.started_at, table.out = None, absent
@@ -430,6 +436,8 @@ def _tick(table: Table, now: int) -> Reply:
     if timer is not None and now >= timer.at:
         game = _fire(table, timer.kind, timer.at)
         changed += _ENDING_FIELDS
+        if timer.kind == "no_show":
+            changed.append("settings")  # judged once: its no_show_ms is spent
     if not changed:
         if table.due_at != (None if timer is None else timer.at):  # a row saved before due_at was kept
             table.due_at = None if timer is None else timer.at

@@ -25,10 +25,8 @@ from speedsite.errors import Invalid, NotAllowed
 
 from ..bots import BOT_LEVELS, bot_name
 from ..models import Table, TableBotLease, TableSeat
-from ..timers import next_timer
 from .live import now_ms
-from .referee import clock_of
-from .schedule import timer_schedule
+from .referee import due_set
 
 _LIVE = Table.LIVE
 
@@ -40,16 +38,6 @@ def deck_proof(salt: str, deck: list[str]) -> str:
 
 def _table_settings() -> dict[str, int]:
     return dict(settings.SPEED_TABLE_SETTINGS)
-
-
-def timer_schedule_after_commit(table: Table) -> None:
-    """A new table's first timer (its abort, if nobody readies): stored now, handed to Celery after commit."""
-    timer = next_timer(clock_of(table))
-    if timer is None:
-        return
-    Table.objects.filter(pk=table.pk).update(due_at=timer.at)
-    table.due_at = timer.at
-    transaction.on_commit(lambda: timer_schedule(table.pk, timer.at), robust=True)
 
 
 def _playable(ruleset: Ruleset) -> bool:
@@ -92,7 +80,8 @@ def _new_table(
     TableSeat.objects.bulk_create([TableSeat(table=table, seat=seat) for seat in range(ruleset.players)])
     if any(bots):
         TableBotLease.objects.create(table=table)
-    timer_schedule_after_commit(table)
+    due_set(table)  # its first timer: the abort, if nobody readies it
+    table.save(update_fields=["due_at"])
     return table
 
 
