@@ -303,10 +303,70 @@ class TableBot:
             self._move = asyncio.ensure_future(self._reach(socket))
 
 
+@dataclass
+class SpectatorStats:
+    """What one anonymous spectator of the attack managed: messages sent, answers, and how its socket ended."""
+
+    sent: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    states: int = 0
+    connected: bool = False
+    closed_with: int | None = None
+
+
+async def spectate(url: str, *, every_s: float, until: float, stop: asyncio.Event) -> SpectatorStats:
+    """An anonymous socket on a table that sends `ready` every `every_s` until `until` (the issue's attack).
+
+    A spectator's intent is refused (`not_seated`); the point is what answering
+    it costs the server, and whether it slows play at other tables.
+    """
+    stats = SpectatorStats()
+    refs = 0
+    try:
+        async with websockets.connect(url, max_size=2**20, open_timeout=max(1.0, until - time.monotonic())) as socket:
+            stats.connected = True
+
+            async def read() -> None:
+                async for raw in socket:
+                    message = json.loads(raw)
+                    if message.get("type") == "refused":
+                        code = str(message.get("code"))
+                        stats.refused[code] = stats.refused.get(code, 0) + 1
+                    elif message.get("type") == "state":
+                        stats.states += 1
+
+            reader = asyncio.create_task(read())
+            try:
+                while time.monotonic() < until and not reader.done() and not stop.is_set():
+                    refs += 1
+                    await socket.send(json.dumps({"type": "ready", "ref": f"s{refs}"}))
+                    stats.sent += 1
+                    await asyncio.sleep(every_s)
+            finally:
+                reader.cancel()
+    except websockets.exceptions.ConnectionClosed as closed:
+        stats.closed_with = closed.rcvd.code if closed.rcvd is not None else None
+    except websockets.exceptions.InvalidStatus as refused:
+        stats.closed_with = refused.response.status_code
+    except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+        pass
+    return stats
+
+
 async def play_tables(
-    seats: list[tuple[str, str]], *, seconds: float, seed: int, reaction_ms: int | None, pace: str = "sim"
-) -> list[SeatStats]:
-    """Play every (socket URL, token) seat at once until its game ends or `seconds` pass."""
+    seats: list[tuple[str, str]],
+    *,
+    seconds: float,
+    seed: int,
+    reaction_ms: int | None,
+    pace: str = "sim",
+    spectators: tuple[str, int, float] | None = None,
+) -> tuple[list[SeatStats], list[SpectatorStats]]:
+    """Play every (socket URL, token) seat at once until its game ends or `seconds` pass.
+
+    `spectators` (socket URL, how many, seconds between messages) runs the
+    spectator attack on that table for the whole run.
+    """
     rng = random.Random(seed)
     until = time.monotonic() + seconds
     bots = [
@@ -320,4 +380,18 @@ async def play_tables(
         )
         for url, token in seats
     ]
-    return list(await asyncio.gather(*(bot.run(until=until) for bot in bots)))
+    url, count, every_s = spectators or ("", 0, 1.0)
+    games_done = asyncio.Event()
+
+    async def play() -> list[SeatStats]:
+        try:
+            return list(await asyncio.gather(*(bot.run(until=until) for bot in bots)))
+        finally:
+            games_done.set()  # the attack stops with the games it was measured against
+
+    async def watch() -> list[SpectatorStats]:
+        return list(
+            await asyncio.gather(*(spectate(url, every_s=every_s, until=until, stop=games_done) for _ in range(count)))
+        )
+
+    return await asyncio.gather(play(), watch())

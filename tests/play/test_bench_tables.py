@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from io import StringIO
@@ -81,3 +82,33 @@ def test_two_tables_on_two_processes_at_human_pace_play_and_report_then_clean_up
 def test_processes_and_urls_do_not_mix() -> None:
     with pytest.raises(CommandError, match="--url"):
         call_command("bench_tables", "--url", "ws://127.0.0.1:1", "--processes", "2", stdout=StringIO())
+
+
+def test_the_spectator_attack_connects_every_socket_has_each_intent_refused_and_cleans_up() -> None:
+    out = StringIO()
+    call_command(
+        "bench_tables",
+        *("--tables", "1", "--pace", "human", "--seconds", "6"),
+        *("--spectators", "40", "--spectator-every-ms", "100"),
+        stdout=out,
+    )
+    text = out.getvalue()
+    attack = re.search(
+        r"spectator attack on one more table: (\d+)/40 anonymous sockets connected, each sending `ready` every "
+        r"100 ms; sent (\d+) \(\d+/s\), answered refused (\{.*\}); sockets closed by the server (\{.*\})$",
+        text,
+        re.MULTILINE,
+    )
+    assert attack is not None, text
+    # More sockets than the site's per-address cap (32): the bench raises it for its one address.
+    assert int(attack.group(1)) == 40, text
+    refused = json.loads(attack.group(3))
+    assert set(refused) == {"not_seated"}, text
+    assert 0 < refused["not_seated"] <= int(attack.group(2)), text
+    assert json.loads(attack.group(4)) == {}, text  # the throttle's rate is kept: nobody is closed
+    assert not Match.objects.exists()
+
+
+def test_spectators_are_bounded() -> None:
+    with pytest.raises(CommandError, match="--spectators"):
+        call_command("bench_tables", "--spectators", "5000", stdout=StringIO())

@@ -3,6 +3,7 @@
     python manage.py bench_tables --tables 100 --processes 2 --pace human [--seconds 120]
     python manage.py bench_tables --tables 1 [--pace sim] [--reaction-ms MS]
     python manage.py bench_tables --tables 20 --url ws://host:port [--url ws://host:port2]
+    python manage.py bench_tables --tables 10 --pace human --spectators 120 [--spectator-every-ms 50]
 
 Creates, in the configured database, two players per table, a match between
 them and its table (opened through the API, `POST /api/games/{id}/table/`, as
@@ -26,6 +27,10 @@ it (p50, p99) next to a ping's round trip on the same sockets (p50, p99), and
 the servers' CPU milliseconds per play (Daphne and PostgreSQL, from /proc:
 `benchmarks.proc_cpu`), then issue 30's goals with their verdicts and one row
 of the capacity table. Everything it built is deleted at the end.
+
+`--spectators N` adds the attack of issue 30: one more table, nobody seated,
+and N anonymous sockets on it each sending `ready` at the connection
+throttle's rate; compare the played tables' figures with a run without it.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from rest_framework.authtoken.models import Token
 
 from benchmarks.asgi_server import AsgiServer
 from benchmarks.proc_cpu import cpu_ms_between, cpu_ticks, listening_pids, postgres_pids, session_pids
-from benchmarks.table_bots import HUMAN_REACTION_MS, PACES, SeatStats, play_tables
+from benchmarks.table_bots import HUMAN_REACTION_MS, PACES, SeatStats, SpectatorStats, play_tables
 from benchmarks.workers import production_env
 from matches.models import Match, Player
 from matches.services import match_create, player_create
@@ -57,6 +62,7 @@ from replays.models import MatchLog
 #: The Redis database the started servers share when there is more than one (else $SPEED_BENCH_CHANNEL_LAYER_URL).
 DEFAULT_CHANNEL_LAYER_URL = "redis://127.0.0.1:6379/11"
 MAX_PROCESSES = 16
+MAX_SPECTATORS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +169,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--ruleset", default="speed")
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--spectators",
+            type=int,
+            default=0,
+            help="anonymous sockets on one more table, each sending `ready` every --spectator-every-ms (the attack)",
+        )
+        parser.add_argument(
+            "--spectator-every-ms",
+            type=float,
+            default=50.0,
+            help="between one spectator's messages (default 50: the connection throttle's rate, 20 a second)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         tables = options["tables"]
@@ -172,6 +190,10 @@ class Command(BaseCommand):
             raise CommandError("--processes starts servers; with --url, give one --url per running server instead")
         if not 1 <= options["processes"] <= MAX_PROCESSES:
             raise CommandError(f"--processes must be between 1 and {MAX_PROCESSES}")
+        if not 0 <= options["spectators"] <= MAX_SPECTATORS:
+            raise CommandError(f"--spectators must be between 0 and {MAX_SPECTATORS}")
+        if options["spectator_every_ms"] < 1:
+            raise CommandError("--spectator-every-ms must be at least 1")
         servers = self._servers(options)
         config = Config(
             tables=tables,
@@ -183,18 +205,24 @@ class Command(BaseCommand):
         tag = secrets.token_hex(3)
         try:
             seats = self._build(tables, tag, servers.urls, options["ruleset"])
+            attack = None
+            if options["spectators"]:
+                # One more table, nobody seated at it: the spectators' target, on server `tables` mod N.
+                watched = self._build(1, tag, servers.urls, options["ruleset"], first=tables)[0][0]
+                attack = (watched, options["spectators"], options["spectator_every_ms"] / 1000)
             self._header(config, servers, options)
             daphne_before = self._daphne_sample(servers)
             postgres_before = self._postgres_sample()
             client_before = cpu_ticks([os.getpid()])
             started = time.monotonic()
-            stats = asyncio.run(
+            stats, watchers = asyncio.run(
                 play_tables(
                     seats,
                     seconds=options["seconds"],
                     seed=options["seed"],
                     reaction_ms=options["reaction_ms"],
                     pace=options["pace"],
+                    spectators=attack,
                 )
             )
             elapsed = time.monotonic() - started
@@ -204,6 +232,8 @@ class Command(BaseCommand):
                 "client": self._spent(client_before, cpu_ticks([os.getpid()])),
             }
             self._report(config, servers.urls, stats, elapsed, cpu)
+            if watchers:
+                self._attack_report(watchers, elapsed, options["spectator_every_ms"])
         finally:
             servers.stop()
             self._clean(tag)
@@ -222,6 +252,9 @@ class Command(BaseCommand):
                 # Persistent database connections for the whole run: a backend that exits mid-run takes its CPU
                 # with it, and the measure would miss it.
                 "DB_CONN_MAX_AGE": str(int(options["seconds"]) + 3600),
+                # Every bot and spectator connects from this one address, standing for as many clients:
+                # the per-address cap (play.edge) would otherwise refuse all but the first few.
+                "SPEED_TABLE_SOCKETS_PER_ADDRESS": str(2 * options["tables"] + options["spectators"] + 16),
             }
         )
         started: list[AsgiServer] = []
@@ -235,10 +268,12 @@ class Command(BaseCommand):
             raise
         return Servers(urls=[server.ws_url for server in started], started=started, layer=layer or "")
 
-    def _build(self, tables: int, tag: str, urls: list[str], ruleset: str) -> list[tuple[str, str]]:
-        """Two players, a match and its table per table, opened on the table's server; its two seats' (socket, token)."""
+    def _build(self, tables: int, tag: str, urls: list[str], ruleset: str, first: int = 0) -> list[tuple[str, str]]:
+        """Two players, a match and its table per table, opened on the table's server; its two seats' (socket, token).
+
+        Tables are numbered from `first`, which also picks their server (table i on server i mod N)."""
         seats = []
-        for number in range(tables):
+        for number in range(first, first + tables):
             base = urls[number % len(urls)]
             http_base = "http" + base.removeprefix("ws")
             players = [player_create(handle=f"bench-{tag}-{number}-{seat}", display_name="") for seat in (0, 1)]
@@ -255,6 +290,22 @@ class Command(BaseCommand):
                 table = json.loads(response.read())
             seats += [(base + table["socket"], token) for token in tokens]
         return seats
+
+    def _attack_report(self, watchers: list[SpectatorStats], elapsed: float, every_ms: float) -> None:
+        sent = sum(watcher.sent for watcher in watchers)
+        refused: dict[str, int] = {}
+        closed: dict[str, int] = {}
+        for watcher in watchers:
+            for code, count in watcher.refused.items():
+                refused[code] = refused.get(code, 0) + count
+            if watcher.closed_with is not None:
+                closed[str(watcher.closed_with)] = closed.get(str(watcher.closed_with), 0) + 1
+        self.stdout.write(
+            f"spectator attack on one more table: {sum(w.connected for w in watchers)}/{len(watchers)} anonymous "
+            f"sockets connected, each sending `ready` every {every_ms:.0f} ms; sent {sent} ({sent / elapsed:.0f}/s), "
+            f"answered refused {json.dumps(refused, sort_keys=True)}; sockets closed by the server "
+            f"{json.dumps(closed, sort_keys=True)}"
+        )
 
     def _header(self, config: Config, servers: Servers, options: dict[str, Any]) -> None:
         if options["reaction_ms"] is not None:
