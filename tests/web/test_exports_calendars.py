@@ -21,6 +21,7 @@ from tournaments.services.schedule import (
     round_schedule_set,
     tournament_starts_at_set,
 )
+from web.presenters.exports import csv_text
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +136,35 @@ def test_the_pages_show_the_schedule_the_rules_and_the_links(organiser: Any, cli
     assert "not before" in mine and "Make my calendar address" in mine
     client.post("/me/calendar/", {"action": "issue"})
     assert "/calendar/" in client.get("/me/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        '=HYPERLINK("http://evil.example","me")',
+        "@SUM(A1:A9)",
+        "+cmd|' /C calc'!A0",
+        "-2+3+cmd|' /C calc'!A0",
+        "\t=1+1",
+        "\r=1+1",
+        "\uff1dSUM(A1)",
+    ],
+)
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(
+    organiser: Any, client: Client, name: str
+) -> None:
+    players = make_players(2, prefix="f")
+    players[0].display_name = name  # whatever the name checks let through, the export must not run
+    players[0].save(update_fields=["display_name"])
+    cup = make_tournament(organiser, players, format="round_robin")
+    for pairing in ready(cup):
+        play(organiser, pairing, pairing.player_one)
+    rows = _csv(client.get(f"/tournaments/{cup.pk}/standings.csv"))
+    cells = {row[1]: row[2] for row in rows[1:]}
+    assert cells[players[0].handle] == "'" + name
+    assert cells[players[1].handle] == players[1].display_name
+
+
+def test_numbers_stay_numbers_and_plain_text_is_untouched() -> None:
+    text = csv_text([["-2", -2, -0.5, "2-1", "a=b", "ben"]])
+    assert next(csv.reader(io.StringIO(text))) == ["'-2", "-2", "-0.5", "2-1", "a=b", "ben"]

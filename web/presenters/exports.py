@@ -55,10 +55,26 @@ class _Echo:
         return out
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list: = + - @ tab and carriage
+#: return), and their full-width forms, which some spreadsheets read the same way.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def cell_text(value: object) -> object:
+    """A cell a spreadsheet shows as written: text that would start a formula gets a leading apostrophe.
+
+    Only text: numbers (a negative tie-break) stay numbers. Names are anyone's
+    to choose, so `=HYPERLINK(...)` in a display name must not reach a
+    spreadsheet as a live link."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_text(rows: Iterable[Sequence[object]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerows(rows)
+    writer.writerows([cell_text(value) for value in row] for row in rows)
     return buffer.getvalue()
 
 
