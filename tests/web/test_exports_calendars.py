@@ -168,3 +168,46 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(
 def test_numbers_stay_numbers_and_plain_text_is_untouched() -> None:
     text = csv_text([["-2", -2, -0.5, "2-1", "a=b", "ben"]])
     assert next(csv.reader(io.StringIO(text))) == ["'-2", "-2", "-0.5", "2-1", "a=b", "ben"]
+
+
+def test_a_running_knockouts_standings_tell_who_is_out_and_when_with_each_record(
+    organiser: Any, client: Client
+) -> None:
+    players = make_players(4, prefix="k")
+    cup = make_tournament(organiser, players, format="single_elimination")
+    first_round = ready(cup)
+    assert len(first_round) == 2
+    for pairing in first_round:
+        play(organiser, pairing, pairing.player_one)
+    winners = {pairing.player_one.handle for pairing in first_round}
+    losers = {pairing.player_two.handle for pairing in first_round}
+
+    rows = _csv(client.get(f"/tournaments/{cup.pk}/standings.csv"))
+    assert rows[0][:7] == ["place", "handle", "name", "status", "played", "won", "lost"]
+    by_handle = {row[1]: row for row in rows[1:]}
+    for handle in winners:
+        assert by_handle[handle][0] == "" and by_handle[handle][3:7] == ["in", "1", "1", "0"]
+    for handle in losers:
+        assert by_handle[handle][0] == ""
+        assert by_handle[handle][3:7] == ["out in round 1 of the main bracket", "1", "0", "1"]
+
+    (final,) = ready(cup)
+    play(organiser, final, final.player_one)
+    rows = _csv(client.get(f"/tournaments/{cup.pk}/standings.csv"))
+    by_handle = {row[1]: row for row in rows[1:]}
+    champion = by_handle[final.player_one.handle]
+    assert champion[0] == "1" and champion[3:7] == ["placed", "2", "2", "0"]
+    assert by_handle[final.player_two.handle][3:7] == ["placed", "2", "1", "1"]
+    assert all(row[3] == "placed" for row in rows[1:])
+
+
+def test_a_ranked_formats_standings_count_each_players_matches(organiser: Any, client: Client) -> None:
+    players = make_players(3, prefix="r")
+    cup = make_tournament(organiser, players, format="round_robin")
+    for pairing in ready(cup):
+        play(organiser, pairing, pairing.player_one)
+    rows = _csv(client.get(f"/tournaments/{cup.pk}/standings.csv"))
+    records = {row[1]: (row[3], int(row[4]), int(row[5]), int(row[6])) for row in rows[1:]}
+    assert all(status == "" and played == won + lost for status, played, won, lost in records.values())
+    assert sum(played for _, played, _, _ in records.values()) == 2 * 3  # three matches, two players each
+    assert sum(won for _, _, won, _ in records.values()) == 3

@@ -78,17 +78,83 @@ def csv_text(rows: Iterable[Sequence[object]]) -> str:
     return buffer.getvalue()
 
 
-def standings_rows(standings: StandingsView) -> list[list[object]]:
-    """Header and one row per player: place, handle, name, then each tie-break's value."""
-    header: list[object] = ["place", "handle", "name", *standings.tie_breaks]
+@dataclass
+class PlayerRecord:
+    """One player's matches in a tournament, from its decided pairings: what standings.csv adds to the page."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    #: Seated in a pairing still to be played (or waiting for its opponent).
+    to_play: bool = False
+    #: The last pairing decided against them, as "round 2 of the winners' bracket".
+    last_lost_in: str = ""
+    last_result_won: bool = False
+
+
+_UNDECIDED = (TournamentMatch.Status.WAITING, TournamentMatch.Status.READY)
+
+
+def player_records(pairings: Iterable[TournamentMatch]) -> dict[int, PlayerRecord]:
+    """Played, won and lost per player id, over the decided pairings of two or more seats (byes are not played).
+
+    Pairings are taken in the order they were decided, so `last_lost_in` is the
+    latest loss: in a knockout, the round a player went out in.
+    """
+    records: dict[int, PlayerRecord] = {}
+    decided = []
+    for pairing in pairings:
+        if pairing.status in _UNDECIDED:
+            for pk in pairing.seat_ids:
+                records.setdefault(pk, PlayerRecord()).to_play = True
+        elif pairing.status == TournamentMatch.Status.DECIDED and len(pairing.seat_ids) >= 2:
+            decided.append(pairing)
+    decided.sort(key=lambda pairing: (pairing.decided_at is None, pairing.decided_at, pairing.pk))
+    for pairing in decided:
+        for pk in pairing.seat_ids:
+            record = records.setdefault(pk, PlayerRecord())
+            record.played += 1
+            record.last_result_won = pairing.winner_id == pk
+            if record.last_result_won:
+                record.won += 1
+            else:
+                record.lost += 1
+                record.last_lost_in = f"round {pairing.round} of the {pairing.get_bracket_display().lower()}"
+    return records
+
+
+def _standing_status(standings: StandingsView, placed: bool, record: PlayerRecord) -> str:
+    """Where a player stands in a bracket: placed, still in, or out (and since when); "" for a table's ranking."""
+    if standings.kind != "placings":
+        return ""
+    if placed:
+        return "placed"
+    if record.to_play or record.last_result_won or not record.played:
+        return "in"
+    return f"out in {record.last_lost_in}"
+
+
+def standings_rows(standings: StandingsView, records: dict[int, PlayerRecord]) -> list[list[object]]:
+    """Header and one row per player: place, handle, name, status, played, won, lost, then each tie-break's value.
+
+    `status` tells a knocked-out player from one still in while a bracket runs
+    (its places are settled only at the end); a ranked format leaves it empty.
+    """
+    header: list[object] = ["place", "handle", "name", "status", "played", "won", "lost", *standings.tie_breaks]
     rows: list[list[object]] = [header]
     for row in standings.rows:
         values = [_number(row.values.get(key)) for key in standings.tie_breaks]
+        record = records.get(row.player.pk, PlayerRecord())
+        place = row.label or (row.rank if row.rank is not None else "")
         rows.append(
             [
-                row.label or (row.rank if row.rank is not None else ""),
+                place,
                 row.player.handle,
                 row.player.display_name,
+                _standing_status(standings, bool(row.label), record),
+                record.played,
+                record.won,
+                record.lost,
                 *values,
             ]
         )

@@ -10,7 +10,7 @@ from django.utils.text import slugify
 
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
-from web.presenters.exports import csv_text, logs_zip, results_rows, standings_rows
+from web.presenters.exports import csv_text, logs_zip, player_records, results_rows, standings_rows
 from web.presenters.names import pairing_names
 from web.selectors.exports import export_logs, export_results, export_standings
 
@@ -34,7 +34,9 @@ def _csv(tournament: Tournament, what: str, text: str) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
-    return _csv(tournament, "standings", csv_text(standings_rows(export_standings(tournament=tournament))))
+    records = player_records(export_results(tournament=tournament))
+    rows = standings_rows(export_standings(tournament=tournament), records)
+    return _csv(tournament, "standings", csv_text(rows))
 
 
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
