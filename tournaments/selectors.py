@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from django.db.models import Q, QuerySet
 
-from matches.models import Game, Match, Player
+from matches.models import Game, Match, Player, ResultChange
 from matches.placings import places_from_winner
 from tournaments.ratings.glicko2 import Rating
 from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
@@ -68,6 +68,49 @@ def pairing_list(
 
 def pairing_get(*, tournament: Tournament, key: str) -> TournamentMatch | None:
     return pairing_list(tournament=tournament).filter(key=key).first()
+
+
+@dataclass(frozen=True)
+class AnnulledMatch:
+    """A match a correction set aside: played for the tournament, now outside it, kept and counted nowhere."""
+
+    match: Match
+    #: The pairing it was played for, as the correction recorded it ("" if the record does not say).
+    key: str
+    #: The correction that set it aside: its id and the pairing it corrected.
+    correction_id: int
+    correction_key: str
+
+
+def tournament_annulled_matches(*, tournament: Tournament) -> list[AnnulledMatch]:
+    """The matches this tournament's corrections annulled, in the order they were annulled (two queries)."""
+    corrections = {record.pk: record for record in CorrectionRecord.objects.filter(tournament=tournament)}
+    if not corrections:
+        return []
+    annulments = (
+        ResultChange.objects.filter(
+            kind=ResultChange.Kind.ANNULMENT, game__isnull=True, source__correction__in=list(corrections)
+        )
+        .select_related(
+            "match__player_one", "match__player_two", "match__player_three", "match__player_four", "match__winner"
+        )
+        .order_by("id")
+    )
+    annulled = []
+    for change in annulments:
+        record = corrections[change.source["correction"]]
+        handles = [player.handle for player in change.match.players]
+        reset = {item["key"] for item in record.after.get("pairings", []) if item.get("action") == "reset"}
+        key = next(
+            (
+                item["key"]
+                for item in record.before.get("pairings", [])
+                if item["key"] in reset and item.get("players") == handles
+            ),
+            "",
+        )
+        annulled.append(AnnulledMatch(change.match, key, record.pk, record.key))
+    return annulled
 
 
 def correction_list(*, tournament: Tournament) -> QuerySet[CorrectionRecord]:

@@ -15,6 +15,7 @@ from icalendar import Calendar
 from replays.services import log_submit
 from tests.factories import PASSWORD, body, make_players, make_tournament, play, ready, won_log
 from tournaments.models import TournamentMatch
+from tournaments.services import pairing_correct
 from tournaments.services.schedule import (
     calendar_token_issue,
     calendar_token_revoke,
@@ -52,12 +53,16 @@ def test_standings_and_results_export_as_csv(organiser: Any, client: Client) -> 
         "score",
         "winner",
         "result_source",
+        "games_decided_by",
+        "counted",
         "decided_at",
         "match_id",
     ]
     decided = TournamentMatch.objects.filter(tournament=cup, status=TournamentMatch.Status.DECIDED).count()
     assert len(results) - 1 == decided > 0
     assert all(row[4] == "1-0" and row[5] == row[3].split(" v ")[0] for row in results[1:])
+    # An organiser set every result: the match is the pairing's source, the organiser each game's.
+    assert all(row[6:9] == ["match", "1 organiser", "yes"] for row in results[1:])
 
 
 def test_every_log_is_in_the_archive_byte_for_byte(organiser: Any, client: Client) -> None:
@@ -211,3 +216,39 @@ def test_a_ranked_formats_standings_count_each_players_matches(organiser: Any, c
     assert all(status == "" and played == won + lost for status, played, won, lost in records.values())
     assert sum(played for _, played, _, _ in records.values()) == 2 * 3  # three matches, two players each
     assert sum(won for _, _, won, _ in records.values()) == 3
+
+
+def test_a_match_a_correction_annulled_keeps_its_row_and_its_logs_marked(organiser: Any, client: Client) -> None:
+    players = make_players(8, prefix="a")
+    by_handle = {player.handle: player for player in players}
+    cup = make_tournament(organiser, players, format="single_elimination")
+
+    def pairing(key: str) -> TournamentMatch:
+        return TournamentMatch.objects.select_related("player_one", "player_two").get(tournament=cup, key=key)
+
+    for key, winner in (("R1-1", "a01"), ("R1-2", "a04"), ("R1-3", "a02"), ("R1-4", "a03")):
+        play(organiser, pairing(key), by_handle[winner])
+    semi = pairing("R2-1")
+    game = semi.match.games.get(number=1)
+    data = body(won_log("speed", [semi.player_one.handle, semi.player_two.handle]))
+    log, _ = log_submit(game_id=game.pk, data=data, user=organiser)
+    play(organiser, semi, semi.player_one)
+    annulled_match = semi.match_id
+    pairing_correct(tournament_id=cup.pk, key="R1-1", winner="a08", user=organiser, confirm=True)
+    assert pairing("R2-1").match_id != annulled_match
+
+    results = _csv(client.get(f"/tournaments/{cup.pk}/results.csv"))
+    header = results[0]
+    rows = [dict(zip(header, row, strict=True)) for row in results[1:]]
+    (set_aside,) = [row for row in rows if row["match_id"] == str(annulled_match)]
+    assert set_aside["key"] == "R2-1" and set_aside["round"] == "2"
+    assert set_aside["players"] == "a01 v a04" and set_aside["winner"] == "a01" and set_aside["score"] == "1-0"
+    assert set_aside["result_source"] == "annulled"
+    assert set_aside["counted"] == "no: annulled by the correction of R1-1"
+    corrected = next(row for row in rows if row["key"] == "R1-1")
+    assert (corrected["winner"], corrected["result_source"], corrected["counted"]) == ("a08", "correction", "yes")
+
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(client.get(f"/tournaments/{cup.pk}/logs.zip").streaming_content)))
+    (name,) = [name for name in archive.namelist() if f"-log-{log.pk}-" in name]
+    assert name.startswith(f"annulled-match-{annulled_match}-R2-1/game-1-log-{log.pk}-")
+    assert archive.read(name) == data

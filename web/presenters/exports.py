@@ -15,9 +15,10 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tournaments.models import TournamentMatch
-from tournaments.selectors import StandingsView
+from tournaments.selectors import AnnulledMatch, StandingsView
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,16 @@ class LogEntry:
     game: int
     status: str
     data: bytes
+    #: Played for the tournament, then set aside by a correction.
+    annulled: bool = False
+
+
+class GameSource(NamedTuple):
+    """One decided game of a match: its number, who won, and what decided it (Game.DecidedBy)."""
+
+    number: int
+    winner_id: int | None
+    decided_by: str
 
 
 class _Echo:
@@ -167,12 +178,46 @@ def _number(value: float | None) -> object:
     return int(value) if float(value).is_integer() else round(value, 4)
 
 
-def results_rows(pairings: Iterable[TournamentMatch], names: dict[str, str]) -> list[list[object]]:
-    """Header and one row per decided pairing: where it was, who played, the score or places, who won, how."""
-    rows: list[list[object]] = [
-        ["round", "key", "name", "players", "score", "winner", "result_source", "decided_at", "match_id"]
-    ]
+RESULTS_HEADER = [
+    "round",
+    "key",
+    "name",
+    "players",
+    "score",
+    "winner",
+    "result_source",
+    "games_decided_by",
+    "counted",
+    "decided_at",
+    "match_id",
+]
+
+
+def _decided_by(sources: list[GameSource]) -> str:
+    """Each decided game's true source, in order: "1 table; 2 organiser"."""
+    return "; ".join(f"{game.number} {game.decided_by}" for game in sources)
+
+
+def results_rows(
+    pairings: Iterable[TournamentMatch],
+    names: dict[str, str],
+    *,
+    annulled: Iterable[AnnulledMatch] = (),
+    sources: dict[int, list[GameSource]] | None = None,
+) -> list[list[object]]:
+    """Header and one row per decided pairing, then one per match a correction annulled.
+
+    A row says where it was, who played, the score or places, who won and how:
+    `result_source` is the pairing's (its match, a bye, an organiser's
+    correction) and `games_decided_by` what decided each of the match's games
+    (a verified log, the table, an organiser after a dispute…). An annulled
+    match keeps its row, `counted` saying which correction set it aside.
+    """
+    sources = sources or {}
+    rows: list[list[object]] = [list(RESULTS_HEADER)]
+    rounds = {}
     for pairing in pairings:
+        rounds[pairing.key] = pairing.round
         if pairing.status != TournamentMatch.Status.DECIDED:
             continue
         seats = pairing.seats
@@ -189,8 +234,30 @@ def results_rows(pairings: Iterable[TournamentMatch], names: dict[str, str]) -> 
                 score,
                 pairing.winner.handle if pairing.winner is not None else "",
                 pairing.result_source,
+                _decided_by(sources.get(pairing.match_id, [])) if pairing.match_id else "",
+                "yes",
                 pairing.decided_at.isoformat() if pairing.decided_at else "",
                 pairing.match_id or "",
+            ]
+        )
+    for item in annulled:
+        match = item.match
+        games = sources.get(match.pk, [])
+        players = match.players
+        score = "-".join(str(sum(game.winner_id == player.pk for game in games)) for player in players)
+        rows.append(
+            [
+                rounds.get(item.key, ""),
+                item.key,
+                names.get(item.key, item.key),
+                " v ".join(player.handle for player in players),
+                score if len(players) == 2 else "",
+                match.winner.handle if match.winner is not None else "",
+                "annulled",
+                _decided_by(games),
+                f"no: annulled by the correction of {item.correction_key}",
+                match.finished_at.isoformat() if match.finished_at else "",
+                match.pk,
             ]
         )
     return rows
@@ -201,7 +268,9 @@ def _safe(text: str) -> str:
 
 
 def log_name(entry: LogEntry) -> str:
-    return f"match-{entry.match_id}-{_safe(entry.key)}/game-{entry.game}-log-{entry.pk}-{_safe(entry.status)}.json"
+    """`match-<id>-<key>/…`, and `annulled-match-<id>-<key>/…` for a match a correction set aside."""
+    folder = f"{'annulled-' if entry.annulled else ''}match-{entry.match_id}-{_safe(entry.key)}"
+    return f"{folder}/game-{entry.game}-log-{entry.pk}-{_safe(entry.status)}.json"
 
 
 def logs_zip(entries: Iterable[LogEntry]) -> Iterator[bytes]:

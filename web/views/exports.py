@@ -12,7 +12,13 @@ from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
 from web.presenters.exports import csv_text, logs_zip, player_records, results_rows, standings_rows
 from web.presenters.names import pairing_names
-from web.selectors.exports import export_logs, export_results, export_standings
+from web.selectors.exports import (
+    export_annulled,
+    export_game_sources,
+    export_logs,
+    export_results,
+    export_standings,
+)
 
 
 def _tournament_or_404(tournament_id: int) -> Tournament:
@@ -42,12 +48,17 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament_or_404(tournament_id)
     pairings = export_results(tournament=tournament)
-    return _csv(tournament, "results", csv_text(results_rows(pairings, pairing_names(pairings))))
+    annulled = export_annulled(tournament=tournament)
+    match_ids = [pairing.match_id for pairing in pairings if pairing.match_id] + [item.match.pk for item in annulled]
+    sources = export_game_sources(match_ids=match_ids)
+    rows = results_rows(pairings, pairing_names(pairings), annulled=annulled, sources=sources)
+    return _csv(tournament, "results", csv_text(rows))
 
 
 def logs_archive(request: HttpRequest, tournament_id: int) -> StreamingHttpResponse:
     """Streamed as it is written: a large tournament's logs never sit in memory together."""
     tournament = _tournament_or_404(tournament_id)
-    response = StreamingHttpResponse(logs_zip(export_logs(tournament=tournament)), content_type="application/zip")
+    logs = export_logs(tournament=tournament, annulled=export_annulled(tournament=tournament))
+    response = StreamingHttpResponse(logs_zip(logs), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "logs", "zip")}"'
     return response
