@@ -3,9 +3,13 @@
 Other tools parse this output, so its shape is a contract:
 
 - `verify [--steps] FILE...` prints one JSON object per line per file,
-  `{"file", "valid", "code", "event", "message", "winner", "cards_left"}`
-  (`cards_left`: each seat's cards still to get rid of for a valid log, what a
-  deadlock and a Speed Solitaire run are scored by; null otherwise) (and `"steps"`,
+  `{"file", "valid", "code", "event", "message", "winner", "winner_team",
+  "cards_left", "cards_left_by_seat"}`, each null where it does not apply:
+  `winner` the seat that called Speed (in a team game too), `winner_team` the
+  winning team of a team game (the index in its `teams`), `cards_left` what
+  the log's own result key means, the one seat's remaining cards of a Speed
+  Solitaire run (an integer), and `cards_left_by_seat` each seat's cards still
+  to get rid of for a valid log, what a deadlock is scored by (and `"steps"`,
   the counts after the deal and after each event that passed). Exit 0 when
   every file is valid, 1 when any is not, 2 when a file cannot be read or is
   not JSON (that file is reported with code `bad_format`). `-` reads stdin.
@@ -59,7 +63,14 @@ def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
     except (OSError, LogError) as error:
         message = error.message if isinstance(error, LogError) else f"Cannot read the file: {error.strerror or error}."
         line.update(
-            valid=False, code=ErrorCode.BAD_FORMAT.value, event=None, message=message, winner=None, cards_left=None
+            valid=False,
+            code=ErrorCode.BAD_FORMAT.value,
+            event=None,
+            message=message,
+            winner=None,
+            winner_team=None,
+            cards_left=None,
+            cards_left_by_seat=None,
         )
         if steps:
             line["steps"] = []
@@ -71,8 +82,11 @@ def _verify_file(name: str, *, steps: bool) -> tuple[dict[str, Any], bool]:
         event=verdict.event,
         message=verdict.message,
         winner=verdict.winner,
-        # A deadlock has no winner: the cards left are its result (a solitaire run is ranked by them).
-        cards_left=None if verdict.cards_left is None else list(verdict.cards_left),
+        winner_team=verdict.winner_team,
+        # A one-seat run is scored by its cards left: the number its log's result names (a solitaire run's).
+        cards_left=verdict.cards_left[0] if verdict.cards_left is not None and len(verdict.cards_left) == 1 else None,
+        # A deadlock has no winner: the cards left are its result.
+        cards_left_by_seat=None if verdict.cards_left is None else list(verdict.cards_left),
     )
     if steps:
         line["steps"] = [step.to_counts() for step in verdict.steps or ()]

@@ -27,9 +27,20 @@ def test_verify_prints_one_line_per_file_with_the_stable_keys() -> None:
     result = run_engine("verify", str(EXAMPLES / "valid-speed-1001.json"))
     assert result.returncode == 0
     (line,) = lines(result)
-    assert list(line) == ["file", "valid", "code", "event", "message", "winner", "cards_left"]
+    assert list(line) == [
+        "file",
+        "valid",
+        "code",
+        "event",
+        "message",
+        "winner",
+        "winner_team",
+        "cards_left",
+        "cards_left_by_seat",
+    ]
     assert (line["valid"], line["code"], line["event"], line["winner"]) == (True, "ok", None, 0)
-    assert line["cards_left"][0] == 0
+    assert (line["winner_team"], line["cards_left"]) == (None, None)  # two seats, no teams
+    assert line["cards_left_by_seat"][0] == 0 < line["cards_left_by_seat"][1]
 
 
 def test_verify_prints_the_cards_left_of_a_one_player_deadlock() -> None:
@@ -38,13 +49,26 @@ def test_verify_prints_the_cards_left_of_a_one_player_deadlock() -> None:
     declared = json.loads(path.read_bytes())["result"]["cards_left"]
     (line,) = lines(run_engine("verify", str(path)))
     assert (line["valid"], line["winner"]) == (True, None)
-    assert line["cards_left"] == [declared]
-    assert declared > 0
+    assert line["cards_left"] == declared > 0  # the number the log's own result key holds
+    assert line["cards_left_by_seat"] == [declared]
+
+
+def test_verify_prints_the_winning_team_of_a_team_game() -> None:
+    path = next(
+        path
+        for path in sorted((EXAMPLES.parent / "spec-examples-ext").glob("valid-team*.json"))
+        if "winner_team" in json.loads(path.read_bytes())["result"]
+    )
+    declared = json.loads(path.read_bytes())["result"]["winner_team"]
+    (line,) = lines(run_engine("verify", str(path)))
+    assert (line["valid"], line["winner_team"]) == (True, declared)
+    teams = json.loads(path.read_bytes())["ruleset"]["teams"]
+    assert line["winner"] in teams[declared]  # the seat that called Speed, of that team
 
 
 def test_verify_prints_no_cards_left_for_an_invalid_log() -> None:
     (line,) = lines(run_engine("verify", str(EXAMPLES / "invalid-no_fit-1012.json")))
-    assert line["cards_left"] is None
+    assert (line["cards_left"], line["cards_left_by_seat"], line["winner_team"]) == (None, None, None)
 
 
 def test_the_old_name_replays_engine_runs_the_same_command_line() -> None:
