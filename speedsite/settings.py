@@ -292,7 +292,7 @@ AXES_VERBOSE = False
 # every gunicorn and Celery worker must share them (a limit of 10 a minute is not 20 with
 # two workers; a result a worker records must invalidate the pages every web process
 # serves). CACHE_URL (redis://...) is the fast choice; without it production uses the
-# database (the `speed_cache` table, made by `manage.py createcachetable`), and the demo
+# database (the `speed_cache` table, made by `migrate`: speedsite.cache_table), and the demo
 # (DEBUG, one process) keeps its cache in memory.
 # Redis connections are pooled. redis-py notices at checkout a pooled connection Redis closed
 # (a restart), not one whose peer vanished without a word (a network cut, a host gone), and a

@@ -27,7 +27,7 @@ django.setup()
 from django.core.cache import cache, caches
 from django.core.management import call_command
 from django.test import Client
-call_command("createcachetable")  # what the deploy runs after migrate
+call_command("createcachetable")  # the shared cache's table (migrate makes it too; idempotent)
 if sys.argv[1] == "first":
     cache.clear()
 print(json.dumps({
