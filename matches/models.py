@@ -16,6 +16,10 @@ class Player(models.Model):
 
     handle = models.CharField(max_length=40)
     display_name = models.CharField(max_length=100)
+    # What the handle and the display name read as (matches.names.name_skeleton), set with them by
+    # player_create: a new name is compared with every player's by one indexed query.
+    handle_key = models.CharField(max_length=400, blank=True, db_index=True)
+    name_key = models.CharField(max_length=400, blank=True, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )

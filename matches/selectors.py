@@ -50,9 +50,11 @@ def player_list(*, search: str | None = None) -> QuerySet[Player]:
     return players.order_by("handle")
 
 
-def player_names() -> list[tuple[str, str]]:
-    """Every player's (handle, display name): what a new name is compared with (one query, two columns)."""
-    return list(Player.objects.values_list("handle", "display_name"))
+def player_reading_as(*, skeleton: str) -> Player | None:
+    """A player whose handle or display name reads as this skeleton (matches.names), or None: one indexed query."""
+    if not skeleton:
+        return None
+    return Player.objects.filter(Q(handle_key=skeleton) | Q(name_key=skeleton)).order_by("pk").first()
 
 
 def player_get(*, handle: str) -> Player | None:

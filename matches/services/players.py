@@ -16,7 +16,7 @@ from speedsite.site_cache import site_lists_changed
 
 from ..models import Player
 from ..names import claimed_role, name_skeleton
-from ..selectors import ORGANISERS_GROUP, AnyUser, player_get, player_names
+from ..selectors import ORGANISERS_GROUP, AnyUser, player_get, player_reading_as
 
 HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
@@ -26,8 +26,8 @@ User = get_user_model()
 def display_name_check(*, display_name: str) -> None:
     """Refuse a display name that claims a role, or reads as another player's name or handle.
 
-    Names are compared by their skeleton (`matches.names`): case, spacing,
-    punctuation, accents and look-alike letters do not make a name another.
+    Names are compared by their skeleton (`matches.names`, stored on each player): case,
+    spacing, punctuation, accents and look-alike letters do not make a name another.
     """
     role = claimed_role(display_name)
     if role is not None:
@@ -36,14 +36,29 @@ def display_name_check(*, display_name: str) -> None:
             "shown as such by the site itself. Choose your own name.",
             extra={"field": "display_name"},
         )
-    skeleton = name_skeleton(display_name)
-    for handle, name in player_names():
-        if skeleton and skeleton in {name_skeleton(name), name_skeleton(handle)}:
-            raise Invalid(
-                f"The display name {display_name!r} reads like the player {handle!r}'s name: choose one "
-                "that others can tell apart (add an initial or a surname).",
-                extra={"field": "display_name"},
-            )
+    twin = player_reading_as(skeleton=name_skeleton(display_name))
+    if twin is not None:
+        raise Invalid(
+            f"The display name {display_name!r} reads like the player {twin.handle!r}'s name: choose one "
+            "that others can tell apart (add an initial or a surname).",
+            extra={"field": "display_name"},
+        )
+
+
+def handle_check(*, handle: str) -> None:
+    """Refuse a handle that claims a role or reads as another player's handle or name ("aIice", "a1ice",
+    "alice_" beside "alice"): handles are what a table and a bracket show."""
+    role = claimed_role(handle)
+    if role is not None:
+        raise Invalid(
+            f"A handle may not claim a role on the site ({role!r}); choose another.", extra={"field": "handle"}
+        )
+    twin = player_reading_as(skeleton=name_skeleton(handle))
+    if twin is not None:
+        raise Invalid(
+            f"The handle {handle!r} reads like the player {twin.handle!r}'s: choose one that others can tell apart.",
+            extra={"field": "handle"},
+        )
 
 
 @transaction.atomic
@@ -81,11 +96,7 @@ def player_create(
             extra={"field": "handle"},
         )
     if self_signup:
-        role = claimed_role(handle)
-        if role is not None:
-            raise Invalid(
-                f"A handle may not claim a role on the site ({role!r}); choose another.", extra={"field": "handle"}
-            )
+        handle_check(handle=handle)
         display_name_check(display_name=display_name)
     user = User(username=handle, email=_email_checked(email))
     if password:
@@ -100,7 +111,13 @@ def player_create(
         with transaction.atomic():
             user.save()
             site_lists_changed()  # /players/ lists every player from the site lists' cache
-            return Player.objects.create(handle=handle, display_name=display_name, user=user)
+            return Player.objects.create(
+                handle=handle,
+                display_name=display_name,
+                handle_key=name_skeleton(handle),
+                name_key=name_skeleton(display_name),
+                user=user,
+            )
     except IntegrityError as exc:  # a concurrent request took the handle or the username first
         raise Invalid(f"The handle {handle!r} is taken; choose another.", extra={"field": "handle"}) from exc
 

@@ -7,7 +7,7 @@ from django.test import Client
 
 from matches.models import Player
 from matches.names import claimed_role, name_skeleton
-from tests.factories import make_player
+from matches.services import player_create
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,7 @@ def _signup(client: Client, handle: str, display_name: str, address: str = "192.
 
 @pytest.fixture
 def moreau(db: None) -> Player:
-    player = make_player("alice")
-    Player.objects.filter(pk=player.pk).update(display_name="Alice Moreau")
-    return player
+    return player_create(handle="alice", display_name="Alice Moreau")
 
 
 class TestNames:
@@ -42,6 +40,12 @@ class TestNames:
             "Al1ce Moreau",
             "Alice.Moreau",
             "alice",  # the player's handle
+            "\u056clice Moreau".replace("\u056cl", "A\u056c"),  # an Armenian liwn for the l
+            "A\u029fice Moreau",  # a small-capital L
+            "\ua4eelice Moreau",  # a Lisu A
+            "\u13aalice Moreau",  # a Cherokee A
+            "aIice Moreau",  # a capital i for the l
+            "Alice Mor\u0435au",  # a Cyrillic e
         ],
     )
     def test_a_copy_of_another_players_name_is_refused(self, moreau, copy):
@@ -51,7 +55,23 @@ class TestNames:
         assert not Player.objects.filter(handle="newcomer").exists()
 
     @pytest.mark.parametrize(
-        "claim", ["Admin (organiser)", "organiser", "The Organizer", "Moderator Bob", "staff", "Adm1n", "Referee"]
+        "claim",
+        [
+            "Admin (organiser)",
+            "organiser",
+            "The Organizer",
+            "Moderator Bob",
+            "staff",
+            "Adm1n",
+            "Referee",
+            "Admin1",
+            "Organiser2025",
+            "admin_team",
+            "xXadminXx",
+            "Staff_Jo",
+            "r00t",
+            "\u0430dmin",  # a Cyrillic a
+        ],
     )
     def test_a_name_claiming_a_role_is_refused(self, claim):
         response = _signup(Client(), "newcomer", claim)
@@ -59,9 +79,31 @@ class TestNames:
         assert "claim a role" in response.context["form"].errors["display_name"][0]
         assert not Player.objects.filter(handle="newcomer").exists()
 
-    def test_a_handle_claiming_a_role_is_refused(self):
-        response = _signup(Client(), "admin", "Someone New")
+    @pytest.mark.parametrize("handle", ["admin", "admin_team", "Organiser2025", "sysop1"])
+    def test_a_handle_claiming_a_role_is_refused(self, handle):
+        response = _signup(Client(), handle, "Someone New")
         assert "claim a role" in response.context["form"].errors["handle"][0]
+
+    @pytest.mark.parametrize("handle", ["aIice", "a1ice", "alice_", "ALICE.", "al1ce", "alice-moreau"])
+    def test_a_handle_that_reads_as_another_players_is_refused(self, moreau, handle):
+        response = _signup(Client(), handle, "Someone Else Entirely")
+        assert response.status_code == 200
+        assert "reads like the player 'alice'" in response.context["form"].errors["handle"][0]
+        assert not Player.objects.filter(handle=handle).exists()
+
+    @pytest.mark.parametrize(("existing", "lookalike"), [("ben", "ben."), ("hugo", "hug0"), ("chloe", "ch1oe")])
+    def test_handles_are_compared_by_what_they_read_as(self, existing, lookalike):
+        player_create(handle=existing, display_name="")
+        response = _signup(Client(), lookalike, "A Name Of My Own")
+        assert f"reads like the player {existing!r}" in response.context["form"].errors["handle"][0]
+
+    def test_a_name_is_compared_in_one_query_however_many_players_there_are(self, moreau, django_assert_num_queries):
+        from matches.services.players import display_name_check
+
+        for number in range(30):
+            player_create(handle=f"someone{number}", display_name=f"Someone Number {number}")
+        with django_assert_num_queries(1):
+            display_name_check(display_name="A New Name")
 
     def test_a_name_of_ones_own_is_welcome(self, moreau):
         response = _signup(Client(), "alicia", "Alicia Moreno")
@@ -80,7 +122,13 @@ class TestNames:
         assert name_skeleton("Ben Okafor") != name_skeleton("Ben Okafort")
         assert claimed_role("Stafford") is None
         assert claimed_role("Rootes") is None
+        assert claimed_role("Simon Modesto") is None
         assert claimed_role("Admin (organiser)") == "admin"
+        assert name_skeleton("Иван") == name_skeleton("иван") == name_skeleton("ИВАН")  # case, in any script
+        assert name_skeleton("José") == name_skeleton("JOSÉ") == name_skeleton("Jose")
+
+    def test_the_stored_keys_are_the_skeletons(self, moreau):
+        assert (moreau.handle_key, moreau.name_key) == (name_skeleton("alice"), name_skeleton("Alice Moreau"))
 
 
 class TestSignupRate:
