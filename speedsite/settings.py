@@ -443,6 +443,14 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's own console handler (under DEBUG) and the root's printed each line twice (every request
+        # of the demo's server, logged by django.channels.server): the root's handler alone prints them.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # Verification runs in the request in the demo: a "Task … succeeded" line per log is noise there.
+        # Workers keep them (their one record of each task run).
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
+    },
 }
 
 # Live play at a table (speed-table/1): the sockets are served by Channels (ASGI).
