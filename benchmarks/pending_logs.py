@@ -8,8 +8,8 @@ from itertools import cycle
 import orjson
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
 
+from benchmarks.database import vacuum_analyze
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import player_get
 from matches.services import match_create, organiser_grant, player_create
@@ -42,7 +42,7 @@ def games_with_logs_create(count: int, *, seed_base: int) -> tuple[list[tuple[in
     for match, _one, data in _simulated_games(count, seed_base=seed_base):
         games.append((match.games.get().pk, data))
         match_ids.append(match.pk)
-    _vacuum_analyze()
+    vacuum_analyze((Player, Match, Game, MatchLog, ResultChange))
     return games, match_ids
 
 
@@ -54,7 +54,7 @@ def pending_logs_create(count: int, *, seed_base: int) -> tuple[list[int], list[
         log, _ = log_submit(game_id=match.games.get().pk, data=data, user=one.user, enqueue=False)
         log_ids.append(log.pk)
         match_ids.append(match.pk)
-    _vacuum_analyze()
+    vacuum_analyze((Player, Match, Game, MatchLog, ResultChange))
     return log_ids, match_ids
 
 
@@ -64,21 +64,6 @@ def bench_organiser() -> AbstractBaseUser:
     if created:
         organiser_grant(user=user)
     return user
-
-
-def _vacuum_analyze() -> None:
-    """Statistics for the tables just filled, as autovacuum leaves them within a minute.
-
-    The benchmark's database starts empty and each round adds hundreds of rows in
-    seconds: without this the worker's prepared statements are planned for tables of
-    a few rows (the plans are kept per connection), a state no server stays in.
-    """
-    if connection.vendor != "postgresql":
-        return
-    tables = [model._meta.db_table for model in (Player, Match, Game, MatchLog, ResultChange)]
-    with connection.cursor() as cursor:
-        for table in tables:
-            cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(table)}")
 
 
 def pending_logs_delete(match_ids: list[int]) -> None:

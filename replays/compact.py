@@ -56,6 +56,8 @@ from typing import Any
 
 import orjson
 
+from speedrules.text import clock
+
 FORMAT = "speed-steps/1"
 
 DEAL, PLAY, COLLISION, STALL, RESHUFFLE, SPEED, UNKNOWN = 0, 1, 2, 3, 4, 5, -1
@@ -83,12 +85,6 @@ class CompactSteps:
 
     def __len__(self) -> int:
         return len(self.rows)
-
-
-def clock(t: int) -> str:
-    """`m:ss.s`, as the engine writes it at the end of each event's description."""
-    minutes, millis = divmod(max(t, 0), 60_000)
-    return f"{minutes}:{millis / 1000:04.1f}"
 
 
 def moves_from_document(data: bytes) -> list[Move]:

@@ -73,13 +73,6 @@ def whole_number(text: str, *, low: int | None = 0, high: int | None = None) -> 
     return value
 
 
-def whole_in_range(value: int, *, low: int | None, high: int | None) -> int:
-    """An already-typed int (a JSON number) checked against the same range, or `NumberError`."""
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise NumberError(f"Enter {_expected(low, high)}, not {value}.")
-    return value
-
-
 def column_range(model: type[models.Model], field_name: str) -> tuple[int, int]:
     """What an integer column holds: its type's range (as PostgreSQL has it, whatever the database),
     narrowed by the field's own min/max validators."""

@@ -24,15 +24,11 @@ renamed player, a row changed in the admin).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from typing import TypeVar
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.db import transaction
 
 from .cache_reader import GenerationReader
-
-T = TypeVar("T")
 
 #: The cache key of the site lists' generation.
 GENERATION_KEY = "site:lists:generation"
@@ -65,8 +61,3 @@ class SiteCache(GenerationReader):
 
     def __init__(self) -> None:
         super().__init__(prefix="site:lists", generation=_generation, timeout=TIMEOUT_SECONDS)
-
-
-def site_cached(*, name: str, compute: Callable[[], T]) -> T:
-    """`compute()`, or what it gave under `name` for the site lists' current generation (picklable values)."""
-    return SiteCache().get(name, compute)

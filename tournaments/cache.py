@@ -21,16 +21,12 @@ fallback, is right only for a single process, such as the demo's runserver.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
 
 from speedsite.cache_reader import GenerationReader
 from speedsite.site_cache import site_lists_changed
-
-T = TypeVar("T")
 
 #: How long an entry lives at most. Invalidation is explicit; this only bounds what
 #: a change made outside the tournament services (a player's new display name) can leave stale.
@@ -78,12 +74,3 @@ class TournamentCache(GenerationReader):
             timeout=TIMEOUT_SECONDS,
         )
         self.tournament_id = tournament_id
-
-
-def tournament_cached(*, tournament_id: int, name: str, compute: Callable[[], T]) -> T:
-    """`compute()`, or what it gave for this tournament's current generation under `name`.
-
-    `name` must say everything the value depends on besides the tournament
-    (a page number, a sort order). What is stored must be picklable.
-    """
-    return TournamentCache(tournament_id).get(name, compute)

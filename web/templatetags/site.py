@@ -9,6 +9,7 @@ from django.http import QueryDict
 from django.template.defaulttags import querystring
 
 from matches.selectors import match_score, user_is_organiser, user_player
+from speedrules.text import clock as engine_clock
 from web.presenters.history import change_words
 from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
 from web.presenters.seats import players_title as players_title_of
@@ -24,10 +25,7 @@ def is_organiser(user: Any) -> bool:
 @register.filter
 def clock(t: int | None) -> str:
     """Milliseconds as `m:ss.s`, the game clock of the replay viewer."""
-    if t is None:
-        return ""
-    minutes, millis = divmod(max(int(t), 0), 60_000)
-    return f"{minutes}:{millis / 1000:04.1f}"
+    return "" if t is None else engine_clock(int(t))
 
 
 @register.simple_tag

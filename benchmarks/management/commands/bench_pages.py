@@ -33,9 +33,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.cache.backends.redis import RedisCache
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from benchmarks.database import vacuum_analyze
 from benchmarks.workers import current_database_url, production_env
 from matches.models import Game, Match, Player
 from speedsite.site_cache import GENERATION_KEY
@@ -100,7 +101,7 @@ class Command(BaseCommand):
                 f"{started_swiss * 1000:.0f} ms (Swiss); goal <= {START_GOAL_MS:.0f} ms: "
                 f"{'met' if slowest <= START_GOAL_MS else 'NOT met'}"
             )
-            self._vacuum_analyze()
+            vacuum_analyze((Player, Match, Game, Entrant, TournamentMatch, Tournament))
             self._serve_and_measure(options, elimination, swiss)
         finally:
             self._clean(built, label, organiser)
@@ -156,20 +157,6 @@ class Command(BaseCommand):
             )
             Match.objects.bulk_update(matches.values(), ["status", "winner", "finished_at"], batch_size=1000)
             pairings_advance(locked)
-
-    def _vacuum_analyze(self) -> None:
-        """Statistics and visibility maps for the tables just filled, as autovacuum leaves them within a minute.
-
-        Without it PostgreSQL plans from the statistics of tables that were nearly empty a moment
-        ago (a sequential scan joined to thousands of rows it expected a few of), and counts read
-        every row's page: a state no server stays in, and pages measured slower than they are.
-        """
-        if connection.vendor != "postgresql":
-            return
-        tables = [model._meta.db_table for model in (Player, Match, Game, Entrant, TournamentMatch, Tournament)]
-        with connection.cursor() as cursor:
-            for table in tables:
-                cursor.execute(f"VACUUM ANALYZE {connection.ops.quote_name(table)}")
 
     def _clean(self, built: list[Tournament], label: str, organiser: Any) -> None:
         match_ids = list(
