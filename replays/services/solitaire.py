@@ -10,7 +10,6 @@ confirmation; it decides nothing but its own place on the leaderboard.
 from __future__ import annotations
 
 import hashlib
-import logging
 from datetime import timedelta
 from typing import Any
 
@@ -25,10 +24,9 @@ from speedrules import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
 from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
 from ..models import MatchLog, SolitaireRun
+from .engine_call import EngineFailure, engine_call
 from .reverification import runs_enqueue_verification
 from .submission import document_check_events, document_parse
-
-logger = logging.getLogger(__name__)
 
 
 def _check_solitaire(document: dict[str, Any], handle: str) -> None:
@@ -117,12 +115,10 @@ def solitaire_verify(*, run_id: int, force: bool = False) -> SolitaireRun | None
         return run
     data = bytes(run.data)
     run.cleared = run.finished_ms = run.cards_left = None
-    try:
-        verdict = verify_bytes(data)
-    except Exception as exc:  # an engine bug must not lose the run
-        logger.exception("engine failed on solitaire run %s", run.pk)
+    verdict = engine_call(lambda: verify_bytes(data), what=f"solitaire run {run.pk}")
+    if isinstance(verdict, EngineFailure):  # the run is kept, marked failed
         run.status, run.code, run.event = SolitaireRun.Status.FAILED, "failed", None
-        run.message = f"The verifier failed on this log ({type(exc).__name__}); an operator will look."
+        run.message = verdict.reason
     else:
         run.status = SolitaireRun.Status.VERIFIED if verdict.valid else SolitaireRun.Status.REJECTED
         run.code, run.event, run.message = str(verdict.code), verdict.event, verdict.message

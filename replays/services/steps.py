@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from django.db import transaction
 
 from replays.compact import FORMAT, CompactSteps, encode, moves_from_document
@@ -11,8 +9,7 @@ from speedrules import ENGINE_VERSION, verify_bytes
 from speedsite.errors import Conflict
 
 from ..models import MatchLog, ReplaySteps
-
-logger = logging.getLogger(__name__)
+from .engine_call import EngineFailure, engine_call
 
 
 @transaction.atomic
@@ -41,14 +38,18 @@ def log_steps_build(*, log_id: int) -> ReplaySteps:
 
 def document_compact_steps(data: bytes, *, name: str) -> CompactSteps:
     """The compact steps of a stored document (`name` says which, in the error), straight from the engine."""
-    try:
+
+    def compute() -> CompactSteps:
+        # Inside the call: a verdict's steps are built when first read.
         verdict = verify_bytes(data, steps=True)
         return encode([step.to_dict() for step in verdict.steps or ()], moves_from_document(data))
-    except Exception as exc:  # an engine bug: say so, never a 500
-        logger.exception("engine failed computing the steps of %s", name)
+
+    outcome = engine_call(compute, what=f"the steps of {name}")
+    if isinstance(outcome, EngineFailure):  # say so, never a 500
         raise Conflict(
-            f"The replay of {name} cannot be computed: the verifier failed on it ({type(exc).__name__}).",
-        ) from exc
+            f"The replay of {name} cannot be computed: the verifier failed on it ({type(outcome.error).__name__})."
+        ) from outcome.error
+    return outcome
 
 
 def replay_compact(replay: ReplaySteps) -> CompactSteps:

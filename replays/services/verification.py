@@ -11,8 +11,6 @@ common cases are pinned in `tests/replays/test_verification_queries.py`.
 
 from __future__ import annotations
 
-import logging
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,8 +21,7 @@ from speedrules import ENGINE_VERSION, Verdict, verify_bytes
 from speedsite.site_cache import site_lists_changed
 
 from ..models import LogVerdict, MatchLog
-
-logger = logging.getLogger(__name__)
+from .engine_call import EngineFailure, engine_call
 
 #: The verdict's columns of a log, written together by each judgement.
 _VERDICT_FIELDS = [
@@ -45,11 +42,10 @@ _VERDICT_FIELDS = [
 
 def _judge(data: bytes) -> tuple[Verdict | None, str]:
     """The engine's verdict, or None and the reason when the engine itself failed."""
-    try:
-        return verify_bytes(data), ""
-    except Exception as exc:  # an engine bug must not lose the log: it is marked `failed`
-        logger.exception("engine failed on a log")
-        return None, f"The verifier failed on this log ({type(exc).__name__}: {exc}); an operator will look."
+    outcome = engine_call(lambda: verify_bytes(data), what="a log")
+    if isinstance(outcome, EngineFailure):  # the log is kept, marked `failed`
+        return None, outcome.reason
+    return outcome, ""
 
 
 def _winner_player(verdict: Verdict, match: Match) -> Player | None:
