@@ -40,7 +40,8 @@ class Table(models.Model):
     salt = models.CharField(max_length=32)
     deck_sha256 = models.CharField(max_length=64)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    # collision_ms, stall_ms, abandon_ms, claim_ms (speed-table/1 section 3, amendment L), and countdown_ms.
+    # collision_ms, stall_ms, abandon_ms, claim_ms (speed-table/1 section 3, amendment L), countdown_ms,
+    # and a tournament's no_show_ms (amendment L5; None or absent: a no-show counts for nothing).
     settings = models.JSONField()
     # Counts the changes: a state with a higher `v` shows everything a lower one did.
     v = models.PositiveIntegerField(default=0)

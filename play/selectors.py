@@ -96,7 +96,12 @@ def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None)
         "players": list(table.players),
         "you": seat,
         "ruleset": table.ruleset,
-        "settings": {**{name: table.settings[name] for name in _SETTINGS_SHOWN}, "claim_ms": claim_ms(table.settings)},
+        "settings": {
+            **{name: table.settings[name] for name in _SETTINGS_SHOWN},
+            "claim_ms": claim_ms(table.settings),
+            # Amendment L5: a tournament's called match may forfeit a no-show; null once judged, or never.
+            "no_show_ms": table.settings.get("no_show_ms"),
+        },
         "t": t,
         "starts_in_ms": starts_in,
         "hand": hand,

@@ -19,8 +19,9 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [EntrantInline]
     # Pairings and results change only through the services (advancement, corrections); the
-    # format's options only through tournament_create, which checks them against the format's schema.
-    readonly_fields = ["status", "options", "started_at", "finished_at"]
+    # format's options and the times at the tables only through tournament_create and tournament_update,
+    # which check them (the format's schema, tournaments.table_settings).
+    readonly_fields = ["status", "options", "table_settings", "started_at", "finished_at"]
 
 
 @admin.register(TournamentMatch)

@@ -71,6 +71,10 @@ class Tournament(models.Model):
         max_length=10, choices=Match.Confirmation.choices, default=Match.Confirmation.OPPONENT
     )
     confirm_within = models.PositiveIntegerField(null=True, blank=True, default=900)
+    # Its own times at the tables (speed-table/1 amendment L5), only those the organiser set, in whole
+    # seconds: {"claim_seconds", "abandon_seconds", "no_show_seconds" (null: a no-show counts for
+    # nothing)}; the rest are the site's (`tournaments.table_settings`).
+    table_settings = models.JSONField(default=dict, blank=True)
     # Before the start: players may register themselves (an organiser approves each),
     # and, once check-in opens, entrants who have not checked in are dropped at the start.
     registration_open = models.BooleanField(default=False)

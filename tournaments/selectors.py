@@ -14,6 +14,7 @@ from matches.placings import places_from_winner
 from tournaments.ratings.glicko2 import Rating
 from tournaments.ratings.history import RatedMatch, RatingStep, ratings_replay
 from tournaments.standings import StandingsRow, metric_for
+from tournaments.table_settings import table_settings_ms
 
 from .cache import TournamentCache
 from .formats import format_for
@@ -41,6 +42,29 @@ def match_organiser_ids(*, match_id: int) -> list[int] | None:
         TournamentMatch.objects.filter(match_id=match_id).values_list("tournament__created_by_id", flat=True).first()
     )
     return None if created_by is None else [created_by]
+
+
+def tournament_table_settings(*, match_id: int) -> dict[str, int | None]:
+    """A tournament match's own table settings, in a table's millisecond keys (speed-table/1 amendment L5),
+    to lay over the site's; {} for a casual match. One query.
+
+    `claim_ms` and `abandon_ms` are the organiser's where set. `no_show_ms` is always given for a
+    tournament's match: the organiser's when the match has been called to a table (an organiser marked
+    it underway), else None. Before the call nobody is expected at the table, so a player who opened it
+    early (at 3 a.m., say) cannot win by the other's absence.
+    """
+    row = (
+        TournamentMatch.objects.filter(match_id=match_id)
+        .values_list("tournament__table_settings", "underway_at")
+        .first()
+    )
+    if row is None:
+        return {}
+    stored, underway_at = row
+    settings = table_settings_ms(stored or {})
+    if underway_at is None or "no_show_ms" not in settings:
+        settings["no_show_ms"] = None
+    return settings
 
 
 def tournament_get(*, tournament_id: int) -> Tournament | None:

@@ -22,6 +22,7 @@ from matches.services import game_lock
 from speedrules import PRESETS, Ruleset, ruleset_from_json
 from speedrules.cards import build_pack
 from speedsite.errors import Invalid, NotAllowed
+from tournaments.selectors import tournament_table_settings
 
 from ..bots import BOT_LEVELS, bot_name
 from ..models import Table, TableBotLease, TableSeat
@@ -36,7 +37,7 @@ def deck_proof(salt: str, deck: list[str]) -> str:
     return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 
-def _table_settings() -> dict[str, int]:
+def _table_settings() -> dict[str, int | None]:
     return dict(settings.SPEED_TABLE_SETTINGS)
 
 
@@ -55,7 +56,7 @@ def _new_table(
     game: Game | None,
     user: User | None,
     deck: list[str] | None,
-    settings_override: dict[str, int] | None = None,
+    settings_override: dict[str, int | None] | None = None,
 ) -> Table:
     if deck is None:
         deck = build_pack(decks=ruleset.decks, jokers=ruleset.jokers)
@@ -118,6 +119,8 @@ def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None =
         game=game,
         user=signed_in(user),
         deck=deck,
+        # A tournament's own times (amendment L5) over the site's; a casual match keeps the site's.
+        settings_override={**_table_settings(), **tournament_table_settings(match_id=match.pk)},
     )
     return table, True
 

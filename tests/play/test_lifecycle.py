@@ -366,3 +366,99 @@ def test_a_revoked_token_closes_its_seat_within_a_heartbeat() -> None:
     closed = async_to_sync(scenario)()
     assert closed["code"] == 4003
     assert TableSeat.objects.get(table_id=table.pk, seat=0).channel == ""
+
+
+# -- a tournament's own times (amendment L5) -----------------------------------
+
+
+def _open_for_tournament(table_settings: dict[str, Any], *, called: bool = True) -> tuple[Table, list[Any]]:
+    """The table of a two-player tournament final with these table settings; called to a station first."""
+    from tests.factories import make_tournament, make_user, ready
+    from tournaments.services.running import pairing_call
+
+    organiser = make_user("orga", organiser=True)
+    people = [make_player(handle) for handle in ("alice", "ben")]
+    tournament = make_tournament(organiser, people, format="single_elimination", table_settings=table_settings)
+    (final,) = ready(tournament)
+    if called:
+        pairing_call(tournament_id=tournament.pk, key=final.key, user=organiser, station="Table 1")
+    game = Game.objects.get(match_id=final.match_id, number=1)
+    table, _ = table_open_for_game(game_id=game.pk, user=organiser, deck=fixed_deck("speed"))
+    by_handle = {person.handle: person.user for person in people}
+    return table, [by_handle[handle] for handle in table.players]
+
+
+TOURNAMENT_TIMES = {"claim_seconds": 20, "abandon_seconds": 300, "no_show_seconds": 90}
+
+
+def test_a_tournament_matchs_table_carries_the_tournaments_times_in_its_state(settings: Any) -> None:
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "no_show_ms": 500}  # the site's: overridden
+    table, users = _open_for_tournament(TOURNAMENT_TIMES)
+
+    async def scenario() -> dict[str, Any]:
+        one = Seat(table.pk, users[0])
+        state = await one.connect()
+        await one.close()
+        return state
+
+    shown = async_to_sync(scenario)()["settings"]
+    assert (shown["claim_ms"], shown["abandon_ms"], shown["no_show_ms"]) == (20_000, 300_000, 90_000)
+    # What the tournament left alone is the site's.
+    assert shown["stall_ms"] == settings.SPEED_TABLE_SETTINGS["stall_ms"]
+    current = Table.objects.get(pk=table.pk)
+    opened = int(current.created_at.timestamp() * 1000)
+    assert current.due_at == opened + 90_000  # the no-show's forfeit comes first, then the abort at 300 s
+
+
+def test_a_no_show_forfeits_after_the_tournaments_no_show_time() -> None:
+    table, users = _open_for_tournament(TOURNAMENT_TIMES)
+    first, second = table.players
+
+    async def scenario() -> None:
+        one = Seat(table.pk, users[0])
+        await one.connect()
+        await one.close()
+
+    async_to_sync(scenario)()
+    opened = int(table.created_at.timestamp() * 1000)
+    assert tables_sweep(now=opened + 89_999) == 0  # the site's abort (2 s in the tests) does not apply
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING
+    tables_sweep(now=opened + 90_000)
+    table.refresh_from_db()
+    assert table.status == Table.Status.OVER and table.result == {"winner": 0, "by": "no_show"}
+    game = Game.objects.get(pk=table.game_id)
+    assert game.decided_by == Game.DecidedBy.FORFEIT and game.winner.handle == first
+    assert ResultChange.objects.filter(game=game).latest("pk").reason == (
+        f"{second} did not come to the table in time; {first} did."
+    )
+
+
+def test_no_forfeit_at_a_tournament_matchs_table_opened_before_its_call() -> None:
+    table, _users = _open_for_tournament(TOURNAMENT_TIMES, called=False)
+    assert table.settings["no_show_ms"] is None and table.settings["claim_ms"] == 20_000
+    opened = int(table.created_at.timestamp() * 1000)
+    assert table.due_at == opened + 300_000  # only the abort, at the tournament's abandon time
+
+
+def test_a_tournament_that_says_a_no_show_counts_for_nothing_overrides_the_site(settings: Any) -> None:
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "no_show_ms": 500}
+    table, _users = _open_for_tournament({"abandon_seconds": 300, "no_show_seconds": None})
+    assert table.settings["no_show_ms"] is None and table.settings["abandon_ms"] == 300_000
+    assert table.settings["claim_ms"] == settings.SPEED_TABLE_SETTINGS["claim_ms"]
+
+
+def test_a_casual_matchs_table_keeps_the_site_times(settings: Any) -> None:
+    table, users = _open()
+
+    async def scenario() -> dict[str, Any]:
+        one = Seat(table.pk, users[0])
+        state = await one.connect()
+        await one.close()
+        return state
+
+    shown = async_to_sync(scenario)()["settings"]
+    site = settings.SPEED_TABLE_SETTINGS
+    assert (shown["claim_ms"], shown["abandon_ms"]) == (site["claim_ms"], site["abandon_ms"])
+    assert shown["no_show_ms"] is None
+    assert Table.objects.get(pk=table.pk).settings == site

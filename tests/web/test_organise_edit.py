@@ -160,3 +160,46 @@ def test_a_result_refused_for_a_game_decided_meanwhile_is_said_as_a_message(orga
         f"/organise/matches/{final.match_id}/result/", {"game": game.pk, "winner": final.player_two.handle}
     )
     assert late.status_code == 400 and "already decided" in text(late)
+
+
+def as_posted(form: Any) -> dict[str, Any]:
+    """What a browser sends back for the form as the page shows it: every box, empty ones as "", checked
+    boxes "on" and unchecked ones left out."""
+    data: dict[str, Any] = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is False:
+            continue
+        data[name] = "on" if value is True else "" if value is None else value
+    return data
+
+
+def test_saving_the_edit_page_unchanged_keeps_who_confirms_and_the_table_times(orga, organiser):
+    tournament = make_tournament(
+        organiser,
+        make_players(4),
+        format="round_robin",
+        start=False,
+        confirmation=Match.Confirmation.NONE,
+        confirm_within=None,
+        table_settings={"claim_seconds": 45, "abandon_seconds": 300, "no_show_seconds": 120},
+    )
+    url = f"/organise/tournaments/{tournament.pk}/edit/"
+    form = orga.get(url).context["form"]
+    assert (form["confirmation"].value(), form["confirm_within"].value()) == ("none", None)
+    assert form["table_no_show_seconds"].value() == 120
+    saved = orga.post(url, as_posted(form))
+    assert saved.status_code == 302, saved.context["form"].errors
+    tournament.refresh_from_db()
+    assert (tournament.confirmation, tournament.confirm_within) == ("none", None)
+    assert tournament.table_settings == {"claim_seconds": 45, "abandon_seconds": 300, "no_show_seconds": 120}
+    # And they are changed from the page too.
+    changed = as_posted(orga.get(url).context["form"]) | {
+        "confirmation": "opponent",
+        "confirm_within": "60",
+        "table_no_show_seconds": "",
+    }
+    assert orga.post(url, changed).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.confirmation, tournament.confirm_within) == ("opponent", 60)
+    assert tournament.table_settings == {"claim_seconds": 45, "abandon_seconds": 300}

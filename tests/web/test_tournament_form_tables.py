@@ -88,3 +88,49 @@ def test_errors_land_by_the_field_they_name(orga: Client, more: dict[str, str], 
     errors = {name: " ".join(found) for name, found in response.context["form"].errors.items()}
     assert list(errors) == [field] and words in errors[field], errors
     assert not Tournament.objects.exists()
+
+
+def test_the_times_at_the_tables_reach_the_tournament_and_its_page_says_them(orga: Client) -> None:
+    page = orga.get("/organise/tournaments/new/").content.decode()
+    fieldset = re.search(r'<fieldset data-role="table-settings">.*?</fieldset>', page, re.DOTALL)
+    assert fieldset is not None
+    for name in ("table_claim_seconds", "table_abandon_seconds", "table_no_show_seconds"):
+        assert f'name="{name}"' in fieldset.group(), name
+    fields = {**TABLES, "table_claim_seconds": "45", "table_abandon_seconds": "300", "table_no_show_seconds": "120"}
+    response = orga.post("/organise/tournaments/new/", fields)
+    assert response.status_code == 302, response.context["form"].errors
+    made = Tournament.objects.get(name="Table night")
+    assert made.table_settings == {"claim_seconds": 45, "abandon_seconds": 300, "no_show_seconds": 120}
+    shown = re.search(r'data-role="table-settings">([^<]*)<', orga.get(f"/tournaments/{made.pk}/").content.decode())
+    assert shown is not None
+    assert shown.group(1) == (
+        "At the tables: a player away 45 s can be claimed against; a table everyone has left is abandoned after "
+        "5 min, and one nobody readied is aborted after as long; a no-show at a called match&#x27;s table "
+        "forfeits after 2 min."
+    )
+
+
+def test_empty_times_at_the_tables_are_the_sites_and_the_page_says_nothing(orga: Client) -> None:
+    assert orga.post("/organise/tournaments/new/", TABLES).status_code == 302
+    made = Tournament.objects.get(name="Table night")
+    assert made.table_settings == {}
+    assert 'data-role="table-settings">' not in orga.get(f"/tournaments/{made.pk}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("more", "field", "words"),
+    [
+        ({"table_abandon_seconds": "120", "table_no_show_seconds": "120"}, "table_no_show_seconds", "shorter than"),
+        ({"table_abandon_seconds": "300", "table_claim_seconds": "700"}, "table_claim_seconds", "600"),
+        ({"table_claim_seconds": "300", "table_abandon_seconds": "200"}, "table_claim_seconds", "shorter than"),
+        ({"table_no_show_seconds": "10"}, "table_no_show_seconds", "from 30 to 1800"),
+    ],
+)
+def test_times_that_cannot_happen_are_refused_by_their_box(
+    orga: Client, more: dict[str, str], field: str, words: str
+) -> None:
+    response = orga.post("/organise/tournaments/new/", {**TABLES, **more})
+    assert response.status_code == 200
+    errors = {name: " ".join(found) for name, found in response.context["form"].errors.items()}
+    assert list(errors) == [field] and words in errors[field], errors
+    assert not Tournament.objects.exists()

@@ -17,6 +17,7 @@ from tournaments.formats.options import OptionSpec
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.services.entry import MAX_CAP
 from tournaments.standings import METRICS
+from tournaments.table_settings import BOUNDS as TABLE_BOUNDS
 
 # Numbers are bounded by their columns (`speedsite.numbers`): beyond them is a 400, never a database
 # error or a wrapped value.
@@ -70,6 +71,40 @@ class FormatOptionsField(serializers.DictField):
     """A format's options as a JSON object; the format's schema (in the service) judges the names and values."""
 
 
+_TABLE_WORDS = {
+    "claim_seconds": "Seconds every other player must be away before a present player may claim the game.",
+    "abandon_seconds": "Seconds everyone may be away before the table is abandoned; a table nobody readied "
+    "is aborted after as long.",
+    "no_show_seconds": "At a called match's table, seconds from its opening after which a player who never came "
+    "forfeits to those who did; null: a no-show counts for nothing.",
+}
+
+
+def table_settings_schema() -> dict[str, Any]:
+    """`table_settings` as JSON Schema, from its bounds (`tournaments.table_settings`)."""
+    return {
+        "type": "object",
+        "properties": {
+            name: {
+                "type": "integer",
+                "minimum": bound.minimum,
+                "maximum": bound.maximum,
+                "nullable": bound.nullable,
+                "description": _TABLE_WORDS[name],
+            }
+            for name, bound in TABLE_BOUNDS.items()
+        },
+        "additionalProperties": False,
+        "description": "The tournament's own times at the tables (speed-table/1 amendment L5), in seconds; a "
+        "name left out takes the site's. claim_seconds and no_show_seconds must be shorter than abandon_seconds.",
+    }
+
+
+@extend_schema_field(table_settings_schema())
+class TableSettingsField(serializers.DictField):
+    """The table settings as a JSON object; `tournaments.table_settings` (in the service) judges the names and values."""
+
+
 class TournamentSettingsInput(serializers.Serializer):
     """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
 
@@ -111,6 +146,9 @@ class TournamentSettingsInput(serializers.Serializer):
         required=False,
         default=dict,
         help_text="The format's own options (each format's object below); a name left out takes its default.",
+    )
+    table_settings = TableSettingsField(
+        required=False, default=dict, help_text="Its own times at the tables; left out: the site's."
     )
 
 
@@ -216,6 +254,9 @@ class EntrantOutput(serializers.ModelSerializer):
 
 class TournamentOutput(serializers.ModelSerializer):
     options = FormatOptionsField(read_only=True, help_text="The format's own options, as stored (defaults filled).")
+    table_settings = TableSettingsField(
+        read_only=True, help_text="Only what the organiser set; the rest are the site's."
+    )
     best_of = serializers.SerializerMethodField()
     first_to = serializers.SerializerMethodField()
     entrant_count = serializers.SerializerMethodField()
@@ -236,6 +277,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "confirm_within",
             "time_limit_ms",
             "options",
+            "table_settings",
             "seed_by",
             "seeding_record",
             "max_entrants",

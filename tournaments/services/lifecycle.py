@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings as site
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,6 +17,7 @@ from speedsite.errors import Conflict, Invalid
 from speedsite.site_cache import site_lists_changed
 from tournaments.formats import UnknownFormatError, format_for
 from tournaments.standings import metric_for
+from tournaments.table_settings import table_settings_clean
 
 from ..models import Entrant, Tournament, TournamentMatch
 from ..selectors import tournament_has_results
@@ -55,6 +57,8 @@ class TournamentSettings:
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN
     time_limit_ms: int | None = None
     options: Mapping[str, object] | None = None
+    # Its own times at the tables, in seconds (`tournaments.table_settings`); left out: the site's.
+    table_settings: Mapping[str, object] | None = None
 
 
 def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> None:
@@ -75,6 +79,7 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     resolved, ruleset_name = ruleset_resolve(settings.ruleset)
     time_limit_resolve(settings.time_limit_ms, resolved)
     checked = fmt.options.clean(settings.options or {}, time_limit_ms=settings.time_limit_ms, owner=fmt.label)
+    tables = table_settings_clean(settings.table_settings, site=site.SPEED_TABLE_SETTINGS)
     tournament.name = settings.name.strip() or "Tournament"
     tournament.format = settings.format
     tournament.ruleset = resolved.to_json()
@@ -84,6 +89,7 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     tournament.confirmation = settings.confirmation
     tournament.confirm_within = settings.confirm_within
     tournament.time_limit_ms = settings.time_limit_ms
+    tournament.table_settings = tables
     # A table's best of may be even (its points decide); a two-player format's must be odd.
     seats = 3 if fmt.table_sizes(tournament) else 2
     tournament.series, tournament.series_length = series_resolve(
@@ -105,6 +111,7 @@ def tournament_create(
     confirm_within: int | None = DEFAULT_CONFIRM_WITHIN,
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
+    table_settings: Mapping[str, object] | None = None,
     seed_by: str = Tournament.SeedBy.MANUAL,
     max_entrants: int | None = None,
     registration_closes_at: datetime | None = None,
@@ -115,6 +122,7 @@ def tournament_create(
     by its schema (`TournamentFormat.options`; an unknown name or a value out
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
+    `table_settings` are its own times at the tables (`tournaments.table_settings`).
     `seed_by`, `max_entrants` and `registration_closes_at` are the entry rules
     (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
@@ -123,7 +131,17 @@ def tournament_create(
     _settings_apply(
         tournament,
         TournamentSettings(
-            name, format, best_of, first_to, ruleset, tie_breaks, confirmation, confirm_within, time_limit_ms, options
+            name,
+            format,
+            best_of,
+            first_to,
+            ruleset,
+            tie_breaks,
+            confirmation,
+            confirm_within,
+            time_limit_ms,
+            options,
+            table_settings,
         ),
     )
     if seed_by not in Tournament.SeedBy.values:

@@ -6,13 +6,17 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
+from django.conf import settings
 from django.utils import timezone
 
+from matches.models import Match
 from matches.placings import DEFAULT_POINTS_PER_PLACE
 from speedsite.numbers import WholeNumberField
 from tournaments.formats import FORMATS, format_choices
 from tournaments.formats.options import OptionSpec
 from tournaments.models import Tournament
+from tournaments.services.lifecycle import DEFAULT_CONFIRM_WITHIN
+from tournaments.table_settings import BOUNDS as TABLE_BOUNDS
 from web.forms.base import ServiceErrors
 from web.forms.points import points_input, time_limit_input
 
@@ -55,6 +59,14 @@ FORMAT_DESCRIPTIONS = {
 }
 
 
+#: The form's field for each table setting (`tournaments.table_settings`, in seconds as the form's).
+TABLE_FIELDS = {name: f"table_{name}" for name in TABLE_BOUNDS}
+
+
+def _site_seconds(key: str) -> str:
+    return f"{int(settings.SPEED_TABLE_SETTINGS[key]) / 1000:g}"
+
+
 class TournamentForm(ServiceErrors):
     """A new tournament; `tournaments.services.tournament_create` checks the combination."""
 
@@ -63,6 +75,7 @@ class TournamentForm(ServiceErrors):
         "first_to": "series_length",
         "time_limit_ms": "time_limit_seconds",
         "tie_breaks": "tie_break_1",
+        **{f"table_settings.{name}": field for name, field in TABLE_FIELDS.items()},
     }
 
     name = forms.CharField(max_length=120)
@@ -88,6 +101,42 @@ class TournamentForm(ServiceErrors):
         help_text="Empty: ordinary races. Set: each game scores the cards played by then, and the standings "
         "rank by them first.",
     )
+    # A page always sends its select; a post without one takes the service's default, as the API does.
+    confirmation = forms.TypedChoiceField(
+        choices=Match.Confirmation.choices,
+        required=False,
+        empty_value=Match.Confirmation.OPPONENT.value,
+        initial=Match.Confirmation.OPPONENT.value,
+        label="Results",
+    )
+    confirm_within = WholeNumberField(
+        column=(Tournament, "confirm_within"),
+        min_value=1,
+        required=False,
+        initial=DEFAULT_CONFIRM_WITHIN,
+        label="An unconfirmed result stands after (seconds)",
+        help_text="900 is 15 minutes. Empty: it never stands by itself; the other side or an organiser decides.",
+    )
+    table_claim_seconds = WholeNumberField(
+        min_value=TABLE_BOUNDS["claim_seconds"].minimum,
+        max_value=TABLE_BOUNDS["claim_seconds"].maximum,
+        required=False,
+        label="A player away can be claimed against after (seconds)",
+    )
+    table_abandon_seconds = WholeNumberField(
+        min_value=TABLE_BOUNDS["abandon_seconds"].minimum,
+        max_value=TABLE_BOUNDS["abandon_seconds"].maximum,
+        required=False,
+        label="The table is abandoned when everyone is away (seconds)",
+    )
+    table_no_show_seconds = WholeNumberField(
+        min_value=TABLE_BOUNDS["no_show_seconds"].minimum,
+        max_value=TABLE_BOUNDS["no_show_seconds"].maximum,
+        required=False,
+        label="A no-show at a called match's table forfeits after (seconds)",
+        help_text="From the table's opening; it must be shorter than the abandon time. Empty: a no-show counts "
+        "for nothing.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -97,6 +146,16 @@ class TournamentForm(ServiceErrors):
             for name, (spec, default) in fmt.options.specs().items():
                 self.fields[f"{key}-{name}"] = option_field(spec, default)
         self.fields["format"].widget.attrs["data-role"] = "format"
+        # The site's times, said where an empty box takes them (they are the deployment's settings).
+        self.fields[
+            "table_claim_seconds"
+        ].help_text = (
+            f"How long every other player must have been gone. Empty: the site's {_site_seconds('claim_ms')} s."
+        )
+        self.fields["table_abandon_seconds"].help_text = (
+            "A table nobody readied is aborted after as long; nothing is decided. Empty: the site's "
+            f"{_site_seconds('abandon_ms')} s."
+        )
         # A random draw's number only matters when the seeding is random (static/js/site.js hides it otherwise).
         for key, fmt in FORMATS.items():
             specs = fmt.options.specs()
@@ -117,7 +176,11 @@ class TournamentForm(ServiceErrors):
             "series_length": tournament.series_length,
             "ruleset": tournament.ruleset_name or "speed",
             "time_limit_seconds": tournament.time_limit_ms // 1000 if tournament.time_limit_ms else None,
+            "confirmation": tournament.confirmation,
+            "confirm_within": tournament.confirm_within,
         }
+        for name, field in TABLE_FIELDS.items():
+            initial[field] = (tournament.table_settings or {}).get(name)
         for number, key in enumerate(tournament.tie_breaks[:4], start=1):
             initial[f"tie_break_{number}"] = key
         for name, value in (tournament.options or {}).items():
@@ -175,6 +238,13 @@ class TournamentForm(ServiceErrors):
             "tie_breaks": tie_breaks,
             "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
             "options": options,
+            "confirmation": data["confirmation"],
+            # An empty box is "never"; a post without the box at all (not a page's) takes the default, as the API.
+            "confirm_within": data["confirm_within"] if "confirm_within" in self.data else DEFAULT_CONFIRM_WITHIN,
+            # Only the times typed: an empty box takes the site's (a no-show's: counts for nothing).
+            "table_settings": {
+                name: data[field] for name, field in TABLE_FIELDS.items() if data.get(field) is not None
+            },
         }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from csp.decorators import csp_replace
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +20,7 @@ from speedsite.site_cache import SiteCache
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
 from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw
+from web.presenters.table_settings import table_settings_words
 from web.selectors import tournaments as tournament_reads
 from web.selectors.entry import entry_page_context
 from web.selectors.tournament_page import (
@@ -56,6 +58,9 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         context["my_entry"] = tournament_reads.entrant_of(tournament=tournament, player_id=me.pk)
         context["my_registration"] = tournament_reads.registration_of(tournament=tournament, player_id=me.pk)
     context["signed_in_player"] = me
+    context["table_settings_words"] = table_settings_words(
+        tournament.table_settings, site=settings.SPEED_TABLE_SETTINGS
+    )
     context |= entry_page_context(
         tournament=tournament, registration=context.get("my_registration"), page_cache=context["page_cache"]
     )
