@@ -71,3 +71,32 @@ def _nul_in(request: HttpRequest) -> str | None:
     if request.method == "POST" and not is_api(request) and _has_nul(request.POST.lists()):
         return "form"
     return None
+
+
+class MethodNotAllowedPageMiddleware:
+    """The site's page for a 405 (an address that takes only POST, opened from a link or the address bar).
+
+    Django's `require_POST` answers with an empty body, which a browser shows as a
+    blank page. The API's 405s are JSON already (`speedsite.api_error_json`).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or is_api(request) or response.content:
+            return response
+        allowed = response.get("Allow", "")
+        page = error_response(
+            request,
+            status=405,
+            title="Not a page to open",
+            message=(
+                f"This address takes {allowed or 'another method'} only: it is what a button on the site sends. "
+                "Go back and use the button."
+            ),
+        )
+        if allowed:
+            page["Allow"] = allowed
+        return page

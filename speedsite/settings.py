@@ -87,6 +87,8 @@ MIDDLEWARE = [
     # Before anything reads the body (the CSRF check reads a whole form): oversized
     # bodies and NUL bytes in the address are refused here.
     "speedsite.middleware.RequestGuardMiddleware",
+    # A page, not a blank screen, for an address that takes only POST (require_POST answers empty).
+    "speedsite.middleware.MethodNotAllowedPageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

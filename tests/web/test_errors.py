@@ -52,3 +52,21 @@ class TestErrorPagePreviews:
 
     def test_not_without_debug(self):
         assert Client().get("/errors/500/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_address_that_takes_only_post_answers_a_page_not_a_blank_405(client) -> None:
+    response = client.get("/accounts/logout/")  # Django's LogoutView takes POST only
+    assert response.status_code == 405
+    assert response["Allow"] == "POST, OPTIONS"
+    page = response.content.decode()
+    assert "Not a page to open" in page and "takes POST, OPTIONS only" in page
+    assert "<html" in page.lower()
+
+
+@pytest.mark.django_db
+def test_the_apis_405_stays_json(client) -> None:
+    response = client.put("/api/token/", {}, content_type="application/json")
+    assert response.status_code == 405
+    assert response["Content-Type"].startswith("application/json")
+    assert "message" in response.json()

@@ -11,8 +11,9 @@ from django.test import Client
 from matches.models import Player
 from matches.services import match_create
 from play.models import Table
+from replays.services import log_submit
 from speedrules import simulate
-from tests.factories import PASSWORD, make_match, make_player
+from tests.factories import PASSWORD, body, make_match, make_player, won_log
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +102,16 @@ def test_a_practice_replay_and_log_once_the_game_is_over(alice: Player) -> None:
     assert "data-replay" in replay and f'data-url="/api/tables/{table.pk}/steps/compact/"' in replay
     assert f'href="/api/tables/{table.pk}/log/document/"' in replay
     assert "bot-easy-1" in replay
+
+
+def test_a_match_tables_replay_address_leads_to_its_logs_replay(alice: Player, ben: Player, organiser: Any) -> None:
+    match = make_match(alice, ben, best_of=1)
+    game = match.games.get(number=1)
+    signed_in(alice).post(f"/games/{game.pk}/table/")
+    table = Table.objects.get(game=game)
+    assert Client().get(f"/tables/{table.pk}/replay/").status_code == 404  # nothing played yet
+    # What the referee leaves when a match table's game ends: the game's stored log, named on the table.
+    log, _ = log_submit(game_id=game.pk, data=body(won_log("speed", [alice.handle, ben.handle])), user=organiser)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.OVER, log=log)
+    response = Client().get(f"/tables/{table.pk}/replay/")
+    assert response.status_code == 302 and response["Location"] == f"/replays/{log.pk}/"

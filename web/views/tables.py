@@ -50,7 +50,10 @@ def _practice_over(table_id: int) -> Table:
 
 
 def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A practice game's replay, drawn by the same viewer as a match's logs."""
+    """A practice game's replay, drawn by the same viewer as a match's logs; a match table's is its log's."""
+    played = table_for_page(table_id=table_id)
+    if played is not None and played.game_id is not None and played.log_id is not None:
+        return redirect("web:replay", log_id=played.log_id)
     table = _practice_over(table_id)
     error = ""
     steps = None
