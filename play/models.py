@@ -54,7 +54,8 @@ class Table(models.Model):
     away = models.JSONField(default=list)
     # The seats that resigned (or were claimed against), in that order: they place last, in reverse order.
     out = models.JSONField(default=list)
-    # How a game ended before its end (amendment L4): {"by": "resign" | "claim" | "abort", "seat", "t", "at"}.
+    # How a game ended before its end (amendment L4): {"by": "resign" | "claim" | "abort" | "no_show", "seat",
+    # "t", "at"}, and for a claim "against": the seats claimed against.
     ended = models.JSONField(null=True, blank=True)
     # Epoch ms of the table's next timer (countdown, stall, a seat falling silent, abandonment), or None:
     # stored so that something with no connection (a Celery task, the beat's sweep) fires it.

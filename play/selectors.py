@@ -70,6 +70,27 @@ def _last(game: LiveGame, over: bool) -> dict[str, Any] | None:
     return last
 
 
+def _ended(table: Table) -> dict[str, Any] | None:
+    """How the game ended before its end, for a page to say so: who aborted, resigned or claimed (`seat`; None
+    for the abort timer), at the game's `t`, and against whom (`against`: the seats that resigned, were claimed
+    against or never came). Rows from before `against` was stored get it from `out`."""
+    ended = table.ended
+    if not ended:
+        return None
+    by, seat = ended.get("by"), ended.get("seat")
+    against = ended.get("against")
+    if against is None:
+        if by == "resign":
+            against = [seat]
+        elif by == "claim":
+            against = [other for other in table.out if other != seat]
+        elif by == "no_show":
+            against = list(table.out)
+        else:
+            against = []
+    return {"by": by, "seat": seat, "t": ended.get("t"), "against": list(against)}
+
+
 def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None) -> dict[str, Any]:
     """The whole table as the connection at `seat` (None: a spectator) may see it."""
     if game is None:
@@ -116,6 +137,10 @@ def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None)
         # against (server epoch ms; `now` is the server's clock when the state was built, for a countdown).
         "away": away_entries(table.away, table.settings),
         "resigned": list(table.out),
+        # Whether a seat may still abort (amendment L3: a live table before the first play of the game),
+        # and how a game ended early; new keys for the table page (speed-table/1 clients may ignore them).
+        "abortable": table.status in Table.LIVE and not any(event.get("type") == "play" for event in game.events),
+        "ended": _ended(table),
         "now": now_ms(),
         "ready": list(table.ready),
         "last": _last(game, over),

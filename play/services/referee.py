@@ -334,6 +334,8 @@ def _claim(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
     away = [other for other in _in_play(table) if other != seat]
     table.out = [*table.out, *away]
     _end_early(table, game, t, by="claim", seat=seat)
+    assert table.ended is not None
+    table.ended["against"] = away  # the seats claimed against, apart from any that resigned before
     bump(table, game, _ENDING_FIELDS)
     return Reply(None, table.v, changed=True)
 

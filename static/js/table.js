@@ -12,6 +12,12 @@
    is computed in the browser (SubtleCrypto) and compared with the hash shown
    from the start.
 
+   The table's life around the game (amendment L: a second tab, abort / resign / claim, the away
+   times, the endings and close codes in words) is static/js/table-life.js, loaded first; this file
+   owns the socket and the state and calls it. Every `ref` this page sends starts with a random
+   token of its own load: the server never applies a seat's `play` ref twice, so refs counted from
+   1 again after a reload, or in a second tab, would be ignored as repeats.
+
    Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
   "use strict";
@@ -20,6 +26,7 @@
   if (!root) return;
 
   var SUITS = window.SpeedCards.SUITS;
+  var Life = window.SpeedTableLife;
   var PILE_KEYS = ["a", "s", "d", "f", "g", "h", "j", "k"];
   var REFUSALS = {
     bad_message: "The server could not read that move.",
@@ -37,7 +44,8 @@
     playing: "Playing",
     stuck: "Nobody can move",
     over: "Game over",
-    abandoned: "Abandoned: a player left",
+    abandoned: "Abandoned",
+    aborted: "Aborted",
   };
   var PING_EVERY_MS = 2000;
   var REFUSAL_SHOWN_MS = 1800;
@@ -50,13 +58,16 @@
   var flipSent = false; // this seat flipped in the present stuck spell (the state does not say)
   var refs = {}; // ref -> the cards it played, to show a refusal on them
   var refCount = 0;
+  var loadToken = randomToken();
   var pings = {};
   var rtts = [];
   var socket = null;
   var retries = 0;
   var retryTimer = null;
   var pingTimer = null;
-  var stopped = false;
+  var benched = null; // why this page stopped playing (a close policy's kind: "replaced", "signed_out", …)
+  var replacedSeen = false; // the server said `replaced` on this socket
+  var retryAfterMs = 0; // the server's `unavailable` said when to try again
   var proofDone = false;
 
   function $(role) { return root.querySelector('[data-role="' + role + '"]'); }
@@ -81,20 +92,29 @@
     return node;
   }
 
-  // `m:ss.s`, as the replays write a game's clock.
-  function clock(ms) {
-    if (ms === null || ms === undefined) return "–:––.–";
-    var tenths = Math.floor(Math.max(0, ms) / 100);
-    var minutes = Math.floor(tenths / 600);
-    var seconds = (tenths % 600) / 10;
-    return minutes + ":" + (seconds < 10 ? "0" : "") + seconds.toFixed(1);
+  var clock = Life.clock;
+
+  function randomToken() {
+    var bytes = new Uint8Array(6);
+    if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(bytes);
+    else for (var i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+  function nextRef(kind) {
+    refCount += 1;
+    return loadToken + "-" + kind + refCount;
   }
 
   function seated() { return state && state.you !== null && state.you !== undefined; }
+  // This page may play for its seat: seated, still holding the seat here, and not resigned.
+  function acting() { return seated() && !benched && (state.resigned || []).indexOf(state.you) < 0; }
+  function finished() {
+    return state && (state.status === "abandoned" || state.status === "aborted" || (state.status === "over" && state.log));
+  }
   function inPlay() { return state && (state.status === "playing" || state.status === "stuck"); }
   function flipAsked() {
     return (
-      seated() && state.status === "stuck" && state.ruleset && state.ruleset.stall_source === "draw_piles" &&
+      acting() && state.status === "stuck" && state.ruleset && state.ruleset.stall_source === "draw_piles" &&
       state.draw_counts[state.you] > 0 && !flipSent
     );
   }
@@ -116,10 +136,13 @@
 
   function connect() {
     retryTimer = null;
+    benched = null;
+    replacedSeen = false;
+    retryAfterMs = 0;
+    life.lost(null);
     setLink("connecting");
     socket = new WebSocket(socketUrl());
     socket.addEventListener("open", function () {
-      retries = 0;
       setLink("open");
       ping();
       pingTimer = window.setInterval(ping, PING_EVERY_MS);
@@ -127,30 +150,44 @@
     socket.addEventListener("message", function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "state") onState(message);
-      else if (message.type === "refused") onRefused(message);
+      if (message.type === "state") {
+        retries = 0; // the backoff starts again only once a state came: a socket accepted, then closed, is no success
+        onState(message);
+      } else if (message.type === "refused") onRefused(message);
       else if (message.type === "pong") onPong(message);
+      else if (message.type === "replaced") replacedSeen = true; // the close (4001) follows
+      else if (message.type === "unavailable") retryAfterMs = Number(message.retry_after_ms) || 0; // 4013 follows
     });
     socket.addEventListener("close", function (event) {
       window.clearInterval(pingTimer);
       pingTimer = null;
       socket = null;
-      // 4000-4999: the server's own answer (no such table, not allowed): retrying would not help.
-      if (event.code >= 4000 && event.code < 5000) {
-        stopped = true;
-        setLink("closed", event.reason || "The server closed this table's connection.");
-        return;
-      }
-      if (stopped || (state && state.status === "abandoned") || (state && state.status === "over" && state.log)) {
+      if (finished()) {
         setLink("done");
         return;
       }
-      // Backoff with jitter: 0.5 s, 1 s, 2 s … up to 10 s, so a restarted server is not stampeded.
+      var policy = Life.closePolicy(replacedSeen ? 4001 : event.code, event.reason);
+      if (policy.kind !== "retry") {
+        bench(policy);
+        return;
+      }
+      // Backoff with jitter: 0.5 s, 1 s, 2 s … up to 10 s, so a restarted server is not stampeded;
+      // never sooner than an outage's `retry_after_ms`.
       var delay = Math.min(10000, 500 * Math.pow(2, retries)) * (0.75 + Math.random() * 0.5);
+      if (event.code === 4013) delay = Math.max(delay, retryAfterMs * (1 + Math.random() * 0.25));
       retries += 1;
-      setLink("retrying", "Reconnecting in " + Math.ceil(delay / 1000) + " s…");
+      var when = Math.ceil(delay / 1000) + " s…";
+      setLink("retrying", event.code === 4013 ? "Service unavailable: reconnecting in " + when : "Reconnecting in " + when);
       retryTimer = window.setTimeout(connect, delay);
     });
+  }
+
+  // The page stops playing for its seat, says why, and offers what may help (reconnect, sign in).
+  function bench(policy) {
+    benched = policy.kind;
+    setLink("closed", policy.link);
+    life.lost(policy);
+    if (state) draw(null);
   }
 
   function setLink(how, text) {
@@ -160,8 +197,7 @@
   }
 
   function ping() {
-    refCount += 1;
-    var ref = "p" + refCount;
+    var ref = nextRef("p");
     pings[ref] = performance.now();
     send({ type: "ping", ref: ref });
   }
@@ -180,11 +216,20 @@
   /* ---------- Intents ---------- */
 
   function ready() {
+    if (!acting()) return;
     if (send({ type: "ready" })) $("ready").disabled = true;
   }
 
+  // Abort, resign, claim (amendment L3): the server decides; a refusal comes back under the ref.
+  function sendLife(kind) {
+    if (!acting()) return;
+    var ref = nextRef(kind.charAt(0));
+    refs[ref] = { cards: [], kind: kind };
+    if (!send({ type: kind, ref: ref })) note("Not connected: try again once the page is connected.", "error");
+  }
+
   function choose(index) {
-    if (!seated() || !state.hand || index >= state.hand.length) return;
+    if (!acting() || !state.hand || index >= state.hand.length) return;
     var card = state.hand[index];
     var at = selected.indexOf(index);
     if (state.ruleset.multi_card) {
@@ -200,7 +245,7 @@
   }
 
   function pileChosen(pile) {
-    if (!state || pile >= state.piles.length) return;
+    if (!state || !acting() || pile >= state.piles.length) return;
     if (flipAsked()) {
       if (send({ type: "flip", pile: pile })) {
         flipSent = true;
@@ -214,8 +259,7 @@
       return;
     }
     var cards = selected.map(function (i) { return state.hand[i]; });
-    refCount += 1;
-    var ref = "c" + refCount;
+    var ref = nextRef("c");
     var message = { type: "play", pile: pile, ref: ref };
     if (state.ruleset.multi_card) message.cards = cards;
     else message.card = cards[0];
@@ -224,11 +268,17 @@
       selected = [];
       drawHand();
       say("");
+    } else {
+      note("Not connected: that card was not sent.", "error");
     }
   }
 
   function onRefused(message) {
     var attempt = message.ref ? refs[message.ref] : null;
+    if (attempt && attempt.kind) {
+      note(Life.refusalWords(attempt.kind, message.code, message.message, state), "error");
+      return;
+    }
     var words = REFUSALS[message.code] || message.message || message.code;
     if (attempt && attempt.cards.length) {
       showRefusal(attempt.cards[0], words);
@@ -286,7 +336,9 @@
     root.dataset.v = String(state.v);
     root.classList.toggle("is-spectator", !seated());
     $("status").textContent = STATUS_WORDS[state.status] || state.status;
-    $("you").textContent = seated() ? "You play as " + state.players[state.you] + " (seat " + (state.you + 1) + ")." : "You are watching this table.";
+    var you = seated() ? "You play as " + state.players[state.you] + " (seat " + (state.you + 1) + ")." : "You are watching this table.";
+    if (seated() && (state.resigned || []).indexOf(state.you) >= 0 && state.status !== "over") you += " You resigned: the game goes on without you.";
+    $("you").textContent = you;
     drawSeats();
     drawPiles(previous);
     drawHand();
@@ -294,15 +346,21 @@
     drawFlip();
     drawLast();
     var readyButton = $("ready");
-    readyButton.hidden = !seated() || state.status !== "waiting";
+    readyButton.hidden = !acting() || state.status !== "waiting";
     readyButton.disabled = !!(seated() && state.ready[state.you]);
     readyButton.textContent = seated() && state.ready[state.you] ? "Ready: waiting for the others" : "I'm ready";
     $("hash").textContent = state.deck_sha256 || "";
+    life.draw(state, acting());
     tick();
-    if (state.status === "over") drawOver();
-    if (state.status === "abandoned") {
+    var ending = Life.endingWords(state);
+    if (state.status === "over") drawOver(ending);
+    if (state.status === "abandoned" || state.status === "aborted") {
+      // Nothing is decided and no log is stored: no replay to wait for.
       $("over").hidden = false;
-      $("result").textContent = "The table was abandoned: a player was away too long. Nothing is decided; the game stays open.";
+      $("result").textContent = ending.headline;
+      life.places(null);
+      $("replay").hidden = true;
+      $("log-wait").hidden = true;
     }
   }
 
@@ -319,7 +377,9 @@
       head.appendChild(dot);
       head.appendChild(el("strong", null, name + (seat === state.you ? " (you)" : "")));
       item.appendChild(head);
+      var out = (state.resigned || []).indexOf(seat) >= 0;
       var facts = [
+        out ? "resigned" : null,
         state.connected[seat] ? "connected" : "not connected",
         state.status === "waiting" ? (state.ready[seat] ? "ready" : "not ready") : null,
         plural(state.hand_counts[seat], "card") + " in hand",
@@ -328,13 +388,17 @@
       var line = el("span", "tt-seat__facts", facts.join(" · "));
       line.dataset.role = "seat-facts";
       item.appendChild(line);
+      var away = el("span", "tt-seat__away"); // counted on every tick (table-life.js)
+      away.dataset.role = "away-for";
+      away.dataset.seat = String(seat);
+      item.appendChild(away);
       list.appendChild(item);
     });
   }
 
   function drawPiles(previous) {
     var row = $("piles");
-    if (unchanged("piles", JSON.stringify([state.piles, state.pile_counts, state.stacks, inPlay(), seated()]))) return;
+    if (unchanged("piles", JSON.stringify([state.piles, state.pile_counts, state.stacks, inPlay(), acting()]))) return;
     row.textContent = "";
     var keysShown = state.piles.length <= PILE_KEYS.length;
     state.piles.forEach(function (top, pile) {
@@ -352,7 +416,7 @@
       button.appendChild(face);
       button.appendChild(el("span", "tt-pile__count", String(count)));
       if (keysShown) button.appendChild(el("kbd", "tt-key", PILE_KEYS[pile].toUpperCase()));
-      button.disabled = !inPlay() || !seated();
+      button.disabled = !inPlay() || !acting();
       row.appendChild(button);
     });
     var stacks = $("stacks");
@@ -382,7 +446,7 @@
     var hand = (state && state.hand) || [];
     var now = performance.now();
     var showing = Object.keys(shown).filter(function (card) { return shown[card].until > now; });
-    if (unchanged("hand", JSON.stringify([hand, selected, inPlay(), seated(), state && state.hand === null, showing]))) return;
+    if (unchanged("hand", JSON.stringify([hand, selected, inPlay(), acting(), seated(), state && state.hand === null, showing]))) return;
     row.textContent = "";
     $("hand-box").hidden = !seated();
     hand.forEach(function (card, i) {
@@ -397,7 +461,7 @@
       if (chosen) button.classList.add("is-chosen");
       button.appendChild(cardNode(card));
       if (i < 9) button.appendChild(el("kbd", "tt-key", String(i + 1)));
-      button.disabled = !inPlay();
+      button.disabled = !inPlay() || !acting();
       slot.appendChild(button);
       var refusal = shown[card];
       if (refusal && refusal.until > performance.now()) {
@@ -455,19 +519,10 @@
     node.textContent = (last.t !== undefined ? clock(last.t) + " · " : "") + text;
   }
 
-  function resultWords(result) {
-    if (!result) return "";
-    if (result.deadlock) return "Deadlock: no flip could free a move. The game is void.";
-    if (result.winner !== undefined && result.winner !== null) {
-      var name = state.players[result.winner];
-      return (result.winner === state.you ? "You won" : name + " won") + " (Speed called at " + clock(state.t) + ").";
-    }
-    return JSON.stringify(result);
-  }
-
-  function drawOver() {
+  function drawOver(ending) {
     $("over").hidden = false;
-    $("result").textContent = resultWords(state.result);
+    $("result").textContent = ending ? ending.headline : "";
+    life.places(ending ? ending.places : null);
     $("salt").textContent = state.salt || "";
     $("salt-line").hidden = !state.salt;
     var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
@@ -525,8 +580,16 @@
 
   /* ---------- The clock ---------- */
 
+  // The server's clock now: its `now` in the last state plus the time since it arrived, on this page's
+  // monotonic clock; so a computer whose clock is wrong still counts an away time as the server does.
+  function serverNow() {
+    if (typeof state.now !== "number") return Date.now();
+    return state.now + (performance.now() - stateAt);
+  }
+
   function tick() {
     if (!state) return;
+    life.tick(serverNow());
     var since = performance.now() - stateAt;
     var t = state.t;
     if (t !== null && t !== undefined && inPlay()) t += since;
@@ -562,9 +625,16 @@
     if (button) pileChosen(Number(button.dataset.flip));
   });
   $("ready").addEventListener("click", ready);
+  $("lost-retry").addEventListener("click", function () {
+    if (socket) return;
+    window.clearTimeout(retryTimer);
+    retries = 0;
+    connect(); // the seat moves back here: the other tab is told it was replaced
+  });
+  var life = Life.controls(root, sendLife);
 
   document.addEventListener("keydown", function (event) {
-    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!state || event.altKey || event.ctrlKey || event.metaKey || life.dialogOpen()) return;
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
     var key = event.key.toLowerCase();
@@ -582,7 +652,7 @@
     } else if (key === "escape") {
       selected = [];
       drawHand();
-    } else if (key === "r" && state.status === "waiting" && seated()) {
+    } else if (key === "r" && state.status === "waiting" && acting()) {
       ready();
     }
   });

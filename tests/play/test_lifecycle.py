@@ -86,6 +86,7 @@ def test_a_resign_decides_the_game_as_a_forfeit_with_its_history_and_a_replay() 
 
     over = async_to_sync(scenario)()
     assert over["result"] == {"winner": 1, "by": "resign"} and over["resigned"] == [0]
+    assert over["ended"] == {"by": "resign", "seat": 0, "t": over["ended"]["t"], "against": [0]}
     table.refresh_from_db()
     game = Game.objects.get(pk=table.game_id)
     assert game.status == Game.Status.DECIDED and game.decided_by == Game.DecidedBy.FORFEIT
@@ -104,6 +105,7 @@ def test_a_resign_decides_the_game_as_a_forfeit_with_its_history_and_a_replay() 
         "places": [2, 1],
     }
     assert verify_bytes(bytes(log.data)).valid
+    assert over["ended"]["t"] == document["table"]["ended"]["t"]  # when alice resigned, as the page says it
     steps = log_steps_build(log_id=log.pk)
     assert len(steps.steps) == len(document["events"]) + 1  # the deal, then every event played
 
@@ -297,6 +299,54 @@ def test_a_resign_at_a_table_of_three_places_the_resigned_last_and_the_game_goes
     assert over["result"] == {"places": [1, 2, 3], "by": "resign"}
     game = Game.objects.get(pk=table.game_id)
     assert game.decided_by == Game.DecidedBy.FORFEIT and game.places == [1, 2, 3]
+
+
+def test_the_state_says_when_abort_is_allowed_and_who_a_claim_was_against() -> None:
+    """The page's keys (`abortable`, `ended`): a claim at a table of three names the seat that left, not the one
+    that resigned before it, and the `t` of the claim."""
+    table, users = _open("three-way", players=3)
+    claim_ms = table.settings["claim_ms"]
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        seats = await _seated(table, users)
+        waiting = seats[0].state
+        assert waiting is not None and waiting["abortable"] and waiting["ended"] is None
+        for seat in seats:
+            await seat.send({"type": "ready"})
+        for seat in seats:
+            await seat.until(lambda state: state["status"] in ("playing", "stuck"))
+        await _play_one(seats, table.pk)
+        played = await seats[0].until(lambda state: state["last"] is not None and state["last"]["type"] == "play")
+        await seats[2].send({"type": "resign", "ref": "r"})
+        await seats[0].until(lambda state: state["resigned"] == [2])
+        await seats[1].close()
+        await seats[0].until(lambda state: state["away"][1] is not None)
+        await sync_to_async(lambda: __import__("time").sleep(claim_ms / 1000 + 0.1))()
+        await seats[0].send({"type": "claim", "ref": "c"})
+        over = await seats[0].until(lambda state: state["status"] == "over")
+        for seat in (seats[0], seats[2]):
+            await seat.close()
+        return waiting, played, over
+
+    _waiting, played, over = async_to_sync(scenario)()
+    assert played["abortable"] is False
+    assert over["result"] == {"places": [1, 2, 3], "by": "claim"} and over["resigned"] == [2, 1]
+    assert over["ended"] == {"by": "claim", "seat": 0, "t": over["ended"]["t"], "against": [1]}
+    assert over["ended"]["t"] >= played["last"]["t"] and over["abortable"] is False
+
+
+def test_an_abort_and_a_resign_say_who_in_the_state() -> None:
+    table, users = _open(deck=_opening_play_deck())
+
+    async def scenario() -> dict[str, Any]:
+        one, two = await _started(table, users)
+        assert one.state is not None and one.state["abortable"], "playing, but no card played yet"
+        await two.send({"type": "abort", "ref": "a"})
+        return await one.until(lambda state: state["status"] == "aborted")
+
+    aborted = async_to_sync(scenario)()
+    assert aborted["ended"] == {"by": "abort", "seat": 1, "t": None, "against": []}
+    assert aborted["abortable"] is False
 
 
 def test_a_game_played_to_its_end_is_still_decided_by_the_table() -> None:

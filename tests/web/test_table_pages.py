@@ -115,3 +115,24 @@ def test_a_match_tables_replay_address_leads_to_its_logs_replay(alice: Player, b
     Table.objects.filter(pk=table.pk).update(status=Table.Status.OVER, log=log)
     response = Client().get(f"/tables/{table.pk}/replay/")
     assert response.status_code == 302 and response["Location"] == f"/replays/{log.pk}/"
+
+
+def test_a_practice_game_resigned_is_not_shown_as_a_speed_call(alice: Player) -> None:
+    client = signed_in(alice)
+    client.post("/play/", {"ruleset": "speed", "level": "easy"})
+    table = Table.objects.get()
+    document: dict[str, Any] = simulate("speed", seed=4, players=list(table.players))
+    events = [event for event in document["events"] if event["type"] != "speed"][:8]
+    t = int(events[-1]["t"])
+    ended = {"by": "resign", "seat": 0, "t": t, "places": [2, 1]}
+    document.update(events=events, result={"winner": 1, "by": "resign"}, table={"id": table.pk, "ended": ended})
+    Table.objects.filter(pk=table.pk).update(
+        status=Table.Status.OVER,
+        practice_log=orjson.dumps(document),
+        practice_log_code="ok",
+        result=document["result"],
+        ended={**ended, "at": 0},
+    )
+    replay = client.get(f"/tables/{table.pk}/replay/").content.decode()
+    assert "alice resigned at 0:" in replay and "bot-easy-1 won by forfeit" in replay
+    assert "called Speed" not in replay and "deadlock" not in replay

@@ -8,6 +8,7 @@ from django import forms
 
 from matches.models import Game, Match
 from replays.models import MatchLog
+from web.presenters.results import forfeit_words
 from web.presenters.seats import PlaceLine, names_in_words, place_lines
 
 
@@ -33,6 +34,11 @@ class GameRow:
     def winner_words(self) -> str:
         """Who won: a player, or a team of Team Speed ("ann and cy")."""
         return self._named(self.game.winner_id)
+
+    @property
+    def forfeit_words(self) -> str:
+        """A game won by forfeit at its table: who resigned, was claimed against or never came, and when."""
+        return forfeit_words(self.game)
 
     @property
     def claimed_words(self) -> str:

@@ -22,6 +22,7 @@ from speedsite.errors import ApplicationError
 from speedsite.throttles import PracticeTablesThrottle
 from web.forms.tables import PracticeForm
 from web.presenters.replay import build_replay
+from web.presenters.results import practice_result_words
 from web.selectors.tables import table_for_page
 from web.views.rate_limits import in_words, over_limit, retry_after
 
@@ -62,17 +63,20 @@ def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
     except ApplicationError as exc:
         error = exc.message
     result = table.result or {}
+    # A game ended early (a resign) has a winner but no Speed call: the banner says how it ended instead.
+    ended_early = practice_result_words(result=table.result, players=list(table.players), ended=table.ended)
     replay = build_replay(
         steps=steps if steps is not None else [],
         players=list(table.players),
         pack=ruleset_from_json(table.ruleset).pack_size,
         status="verified" if table.practice_log_code == "ok" else "rejected",
         code="" if table.practice_log_code == "ok" else table.practice_log_code,
-        winner_seat=result.get("winner"),
+        winner_seat=None if ended_early is not None else result.get("winner"),
     )
     context = {
         "table": table,
         "replay": replay,
+        "result": ended_early,
         "error": error,
         "steps_url": reverse("api:table-steps-compact", kwargs={"table_id": table.pk}),
     }
