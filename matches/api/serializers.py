@@ -12,10 +12,11 @@ from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score, match_table, match_teams, match_timed_totals
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from speedsite.api_strict import StrictInput
 from speedsite.numbers import WholeNumberSerializerField, column_range
 
 
-class PlayerCreateInput(serializers.Serializer):
+class PlayerCreateInput(StrictInput):
     handle = StrictCharField(max_length=40)
     display_name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
     password = StrictCharField(
@@ -65,7 +66,7 @@ def time_limit_field(*, help_text: str) -> WholeNumberSerializerField:
     )
 
 
-class MatchCreateInput(serializers.Serializer):
+class MatchCreateInput(StrictInput):
     players = DistinctListField(
         child=StrictCharField(max_length=40),
         min_length=2,
@@ -321,7 +322,7 @@ _PLACES_HELP = (
 )
 
 
-class GameReportInput(serializers.Serializer):
+class GameReportInput(StrictInput):
     winner = StrictCharField(
         max_length=40, required=False, default=None, help_text="The handle of the player who won (two players)."
     )
@@ -333,7 +334,7 @@ class GameReportInput(serializers.Serializer):
     )
 
 
-class GameResultInput(serializers.Serializer):
+class GameResultInput(StrictInput):
     winner = StrictCharField(
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
     )
@@ -346,7 +347,7 @@ class GameResultInput(serializers.Serializer):
     reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class GameDisputeInput(serializers.Serializer):
+class GameDisputeInput(StrictInput):
     reason = StrictCharField(max_length=2000, help_text="Why the claimed result is wrong (for the organiser).")
 
 
