@@ -243,6 +243,13 @@ class MatchOutput(serializers.ModelSerializer):
         "game's `winner` name the winning team by its first seat; `winning_team` lists it."
     )
     winning_team = serializers.SerializerMethodField()
+    tournament = serializers.IntegerField(
+        source="tournament_id",  # annotated by selectors.match_list
+        read_only=True,
+        allow_null=True,
+        help_text="The id of the tournament whose pairing this match is; null for a match outside any "
+        "tournament, and for one a correction annulled (its history names the correction).",
+    )
     # A match is either "best_of" or "first_to": only that key is present (see to_representation).
     schema_optional_fields = ("best_of", "first_to")
 
@@ -250,6 +257,7 @@ class MatchOutput(serializers.ModelSerializer):
         model = Match
         fields = [
             "id",
+            "tournament",
             "players",
             "best_of",
             "first_to",

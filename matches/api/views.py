@@ -12,6 +12,7 @@ from matches import selectors, services
 from matches.models import Game, Match
 from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound
+from speedsite.numbers import NumberError, query_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .permissions import IsOrganiserOrReadOnly
@@ -26,6 +27,9 @@ from .serializers import (
     PlayerOutput,
     ResultChangeOutput,
 )
+
+#: The largest id a row has (PostgreSQL's integer keys, which Django's AutoField makes).
+ID_MAX = 2**31 - 1
 
 
 def get_game_or_404(game_id: int) -> Game:
@@ -76,6 +80,11 @@ class MatchListCreateApi(ApiView):
             # Empty is no filter (as a filter form sends it), so the schema lists it too.
             OpenApiParameter("status", str, enum=[*Match.Status.values, ""], description="Empty: every status."),
             OpenApiParameter("player", str, description="A player's handle"),
+            OpenApiParameter(
+                "tournament",
+                {"type": "integer", "minimum": 1, "maximum": ID_MAX},
+                description="A tournament's id: its matches (those of its pairings).",
+            ),
             *PAGE_PARAMETERS,
         ],
     )
@@ -87,7 +96,17 @@ class MatchListCreateApi(ApiView):
                 f"status must be one of {', '.join(Match.Status.values)}.",
                 extra={"field": "status", "choices": Match.Status.values},
             )
-        matches = selectors.match_list(status=status_filter, player=request.query_params.get("player"))
+        try:
+            tournament_id = (
+                query_whole(request.query_params, "tournament", default=1, low=1, high=ID_MAX)
+                if "tournament" in request.query_params
+                else None
+            )
+        except NumberError as exc:
+            raise Invalid(f"`tournament`: {exc}", extra={"field": "tournament"}) from None
+        matches = selectors.match_list(
+            status=status_filter, player=request.query_params.get("player"), tournament_id=tournament_id
+        )
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(MatchOutput(page, many=True).data)
 

@@ -22,7 +22,7 @@ from speedsite.numbers import NumberError, query_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentMatch
 from tournaments.services.entry import entry_rules_set
 
 from .serializers import (
@@ -203,7 +203,9 @@ class PairingListApi(ApiView):
         responses=paginated(PairingOutput),
         parameters=[
             OpenApiParameter("round", {"type": "integer", "minimum": 0, "maximum": ROUND_MAX}),
-            OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, group, ..."),
+            OpenApiParameter(
+                "bracket", str, enum=[*TournamentMatch.Bracket.values, ""], description="Empty: every bracket."
+            ),
             *PAGE_PARAMETERS,
         ],
     )
@@ -220,7 +222,7 @@ class PairingListApi(ApiView):
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=round_number,
-            bracket=request.query_params.get("bracket"),
+            bracket=_choice(request, "bracket", TournamentMatch.Bracket.values),
         )
         paginator = Pagination()
         page = paginator.paginate_queryset(pairings, request, view=self)
