@@ -59,7 +59,7 @@ class StrictInput(serializers.Serializer):  # type: ignore[type-arg]
             taken = self.taken_keys()
             for key in data:
                 if key not in taken:
-                    unknown[key] = [self.moved_keys.get(key) or _unknown_key(key, taken)]
+                    unknown[key] = [self.moved_keys.get(key) or _unknown_key(taken)]
         try:
             value = super().to_internal_value(data)
         except ValidationError as exc:
@@ -72,10 +72,11 @@ class StrictInput(serializers.Serializer):  # type: ignore[type-arg]
         return value
 
 
-def _unknown_key(key: str, taken: list[str]) -> str:
+def _unknown_key(taken: list[str]) -> str:
+    # The error names the key (`extra.fields`, and the message as `key: ...`): the sentence need not.
     if not taken:
-        return f"{key} is not taken here: this object takes no keys."
-    return f"{key} is not taken here; the keys taken are {', '.join(taken)}."
+        return "Not taken here: this object takes no keys."
+    return f"Not taken here; the keys taken are {', '.join(taken)}."
 
 
 @dataclass(frozen=True)
@@ -143,9 +144,9 @@ def refuse_unlisted_parameters(request: Request, operation: Operation) -> None:
     for name, values in request.query_params.lists():
         if name not in listed:
             taken = ", ".join(sorted(listed))
-            faults[name] = [f"{name} is not a query parameter of this endpoint; it takes {taken}."]
+            faults[name] = [f"Not a query parameter of this endpoint; it takes {taken}."]
         elif len(values) > 1 and not listed[name]:
-            faults[name] = [f"{name} is given {len(values)} times; give it once."]
+            faults[name] = [f"Given {len(values)} times; give it once."]
     if faults:
         raise ValidationError(faults)
 

@@ -77,21 +77,16 @@ def option_homes() -> dict[str, str]:
     for key, fmt in FORMATS.items():
         for name in fmt.options.specs():
             formats.setdefault(name, []).append(key)
-    return {
-        name: f"{name} is an option of the format ({', '.join(keys)}): send it in options."
-        for name, keys in formats.items()
-    }
+    return {name: f"An option of the format ({', '.join(keys)}): send it in options." for name, keys in formats.items()}
 
 
-_ENTRY_RULE = "{} is an entry rule: set it with PUT /api/tournaments/{{id}}/entry-rules/."
+_ENTRY_RULE = "An entry rule: set it with PUT /api/tournaments/{id}/entry-rules/."
 
 
 class TournamentSettingsInput(StrictInput):
     """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
 
-    moved_keys = option_homes() | {
-        name: _ENTRY_RULE.format(name) for name in ("max_entrants", "registration_closes_at")
-    }
+    moved_keys = option_homes() | dict.fromkeys(("max_entrants", "registration_closes_at"), _ENTRY_RULE)
 
     name = StrictCharField(max_length=120)
     format = serializers.ChoiceField(
