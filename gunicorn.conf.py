@@ -36,3 +36,11 @@ def write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: st
 
 
 util.write_error = write_json_error
+
+
+def post_worker_init(worker: object) -> None:
+    """Read the API's operations from its schema (about a second) as the worker starts, not on its first
+    API request: what each endpoint takes (`speedsite.api_strict`)."""
+    from speedsite.api_strict import operations  # noqa: PLC0415 - the app is loaded by now, not at import
+
+    operations()

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from .models import Game, Match, Player, ResultChange
 from .placings import competition_places
@@ -82,9 +82,22 @@ def _games_prefetch() -> Prefetch[str, QuerySet[Game], str]:
     )
 
 
-def match_list(*, status: str | None = None, player: str | None = None) -> QuerySet[Match]:
-    """Matches with their players, winner and games: one query for the page, one for the games."""
-    matches = Match.objects.select_related(*MATCH_PLAYERS, "winner").prefetch_related(_games_prefetch())
+def match_list(
+    *, status: str | None = None, player: str | None = None, tournament_id: int | None = None
+) -> QuerySet[Match]:
+    """Matches with their players, winner and games: one query for the page, one for the games.
+
+    Each is annotated with `tournament_id`: the tournament whose pairing it is, or None (a friendly
+    match, or one a correction annulled: its pairing let it go). Read by name, not through the
+    tournaments app, which sits above this one.
+    """
+    matches = (
+        Match.objects.select_related(*MATCH_PLAYERS, "winner")
+        .prefetch_related(_games_prefetch())
+        .annotate(tournament_id=F("tournament_match__tournament_id"))
+    )
+    if tournament_id is not None:
+        matches = matches.filter(tournament_match__tournament_id=tournament_id)
     if status:
         matches = matches.filter(status=status)
     if player:

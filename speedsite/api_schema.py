@@ -4,7 +4,9 @@ Every error answer has the project's one shape (`speedsite.api_errors`), and
 which statuses an operation can answer follows from how the API is built, so
 a postprocessing hook writes them once instead of each view repeating them:
 
-- 400 anywhere: a malformed query or body (a NUL byte, a bad number, an unknown enum value);
+- 400 anywhere: a malformed query or body (a NUL byte, a bad number, an unknown enum value), a
+  query parameter the operation does not list, a body key it does not take, or a body where it
+  takes none (`speedsite.api_strict`);
 - 404 where the path names something that may not exist;
 - 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
 - 429 on every change (login throttles, log quotas);
@@ -26,6 +28,7 @@ from drf_spectacular.utils import inline_serializer
 from rest_framework import serializers
 
 from .api_fields import DistinctListField
+from .api_strict import StrictInput
 
 ERROR_SHAPE = inline_serializer(
     "Error",
@@ -49,7 +52,11 @@ _ERROR_SCHEMA = {
     "required": ["message", "extra"],
 }
 _DESCRIPTIONS = {
-    "400": "Malformed or invalid input, or not allowed by the rules in this state.",
+    "400": (
+        "Malformed or invalid input, or not allowed by the rules in this state; also a query parameter this "
+        "operation does not list, a body key it does not take (`extra.fields` names each), or a body where it "
+        "takes none."
+    ),
     "401": "No valid credentials.",
     "403": "Not allowed for this user.",
     "404": "Not found.",
@@ -115,7 +122,7 @@ NON_BLANK_PATTERN = r"\S"
 
 
 class AutoSchema(SpectacularAutoSchema):
-    """drf-spectacular's schema, with two truths it leaves out.
+    """drf-spectacular's schema, with the truths it leaves out.
 
     - A read-only field is required in drf-spectacular's output schemas; a serializer
       that leaves a key out of some answers lists it in `schema_optional_fields`.
@@ -125,6 +132,7 @@ class AutoSchema(SpectacularAutoSchema):
       (drf-spectacular's ENFORCE_NON_BLANK_FIELDS would also mark output fields,
       which promise nothing of the kind.)
     - A `DistinctListField` refuses repeated items: `uniqueItems`.
+    - A `StrictInput` refuses a key it does not take: `additionalProperties: false`.
     """
 
     def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False) -> dict[str, Any]:
@@ -145,6 +153,8 @@ class AutoSchema(SpectacularAutoSchema):
 
     def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
         schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictInput):
+            schema["additionalProperties"] = False
         optional = set(getattr(serializer, "schema_optional_fields", ()))
         if optional and "required" in schema:
             schema["required"] = [name for name in schema["required"] if name not in optional]

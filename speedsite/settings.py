@@ -230,6 +230,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.Match.Status",
         "GameStatusEnum": "matches.models.Game.Status",
         "LogStatusEnum": "replays.models.MatchLog.Status",
+        "LogProvenanceEnum": "replays.models.MatchLog.Provenance",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "ConfirmationEnum": "matches.models.Match.Confirmation",

@@ -18,17 +18,17 @@ from rest_framework.exceptions import Throttled
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from .api_fields import StrictCharField
 from .api_schema import ERROR_SHAPE
+from .api_strict import ApiView, StrictInput
 from .api_tokens import token_expires_at, token_issue, token_revoke, token_rotate
 from .errors import Invalid
 from .login_lockout import account_failures_reset
 from .throttles import LoginAccountThrottle, LoginAddressThrottle
 
 
-class TokenInput(serializers.Serializer):
+class TokenInput(StrictInput):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 
@@ -48,7 +48,7 @@ def _token_answer(token: Any) -> Response:
     )
 
 
-class TokenApi(APIView):
+class TokenApi(ApiView):
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
     throttle_classes = [LoginAddressThrottle, LoginAccountThrottle]
@@ -79,7 +79,7 @@ class TokenApi(APIView):
         return _token_answer(token_issue(user_id=user.pk))
 
 
-class TokenRotateApi(APIView):
+class TokenRotateApi(ApiView):
     """A new token for the caller; the one used so far stops working at once."""
 
     permission_classes = [IsAuthenticated]
@@ -89,7 +89,7 @@ class TokenRotateApi(APIView):
         return _token_answer(token_rotate(user_id=request.user.pk))
 
 
-class TokenRevokeApi(APIView):
+class TokenRevokeApi(ApiView):
     """End the caller's token (a leaked one, a device given away); log in again for a new one."""
 
     permission_classes = [IsAuthenticated]

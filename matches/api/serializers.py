@@ -12,10 +12,11 @@ from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score, match_table, match_teams, match_timed_totals
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
 from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from speedsite.api_strict import StrictInput
 from speedsite.numbers import WholeNumberSerializerField, column_range
 
 
-class PlayerCreateInput(serializers.Serializer):
+class PlayerCreateInput(StrictInput):
     handle = StrictCharField(max_length=40)
     display_name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
     password = StrictCharField(
@@ -65,7 +66,7 @@ def time_limit_field(*, help_text: str) -> WholeNumberSerializerField:
     )
 
 
-class MatchCreateInput(serializers.Serializer):
+class MatchCreateInput(StrictInput):
     players = DistinctListField(
         child=StrictCharField(max_length=40),
         min_length=2,
@@ -242,6 +243,13 @@ class MatchOutput(serializers.ModelSerializer):
         "game's `winner` name the winning team by its first seat; `winning_team` lists it."
     )
     winning_team = serializers.SerializerMethodField()
+    tournament = serializers.IntegerField(
+        source="tournament_id",  # annotated by selectors.match_list
+        read_only=True,
+        allow_null=True,
+        help_text="The id of the tournament whose pairing this match is; null for a match outside any "
+        "tournament, and for one a correction annulled (its history names the correction).",
+    )
     # A match is either "best_of" or "first_to": only that key is present (see to_representation).
     schema_optional_fields = ("best_of", "first_to")
 
@@ -249,6 +257,7 @@ class MatchOutput(serializers.ModelSerializer):
         model = Match
         fields = [
             "id",
+            "tournament",
             "players",
             "best_of",
             "first_to",
@@ -321,7 +330,7 @@ _PLACES_HELP = (
 )
 
 
-class GameReportInput(serializers.Serializer):
+class GameReportInput(StrictInput):
     winner = StrictCharField(
         max_length=40, required=False, default=None, help_text="The handle of the player who won (two players)."
     )
@@ -333,7 +342,7 @@ class GameReportInput(serializers.Serializer):
     )
 
 
-class GameResultInput(serializers.Serializer):
+class GameResultInput(StrictInput):
     winner = StrictCharField(
         max_length=40, allow_null=True, help_text="The handle of the player who won, or null to void the game."
     )
@@ -346,7 +355,7 @@ class GameResultInput(serializers.Serializer):
     reason = StrictCharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class GameDisputeInput(serializers.Serializer):
+class GameDisputeInput(StrictInput):
     reason = StrictCharField(max_length=2000, help_text="Why the claimed result is wrong (for the organiser).")
 
 

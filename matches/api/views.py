@@ -7,11 +7,12 @@ from rest_framework import status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches import selectors, services
 from matches.models import Game, Match
+from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound
+from speedsite.numbers import NumberError, query_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .permissions import IsOrganiserOrReadOnly
@@ -27,6 +28,9 @@ from .serializers import (
     ResultChangeOutput,
 )
 
+#: The largest id a row has (PostgreSQL's integer keys, which Django's AutoField makes).
+ID_MAX = 2**31 - 1
+
 
 def get_game_or_404(game_id: int) -> Game:
     game = selectors.game_get(game_id=game_id)
@@ -35,7 +39,7 @@ def get_game_or_404(game_id: int) -> Game:
     return game
 
 
-class PlayerListCreateApi(APIView):
+class PlayerListCreateApi(ApiView):
     permission_classes = [IsOrganiserOrReadOnly]
 
     @extend_schema(
@@ -57,7 +61,7 @@ class PlayerListCreateApi(APIView):
         return Response(PlayerOutput(player).data, status=status.HTTP_201_CREATED)
 
 
-class PlayerDetailApi(APIView):
+class PlayerDetailApi(ApiView):
     @extend_schema(responses=PlayerOutput)
     def get(self, request: Request, handle: str) -> Response:
         player = selectors.player_get(handle=handle)
@@ -66,7 +70,7 @@ class PlayerDetailApi(APIView):
         return Response(PlayerOutput(player).data)
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
@@ -76,6 +80,11 @@ class MatchListCreateApi(APIView):
             # Empty is no filter (as a filter form sends it), so the schema lists it too.
             OpenApiParameter("status", str, enum=[*Match.Status.values, ""], description="Empty: every status."),
             OpenApiParameter("player", str, description="A player's handle"),
+            OpenApiParameter(
+                "tournament",
+                {"type": "integer", "minimum": 1, "maximum": ID_MAX},
+                description="A tournament's id: its matches (those of its pairings).",
+            ),
             *PAGE_PARAMETERS,
         ],
     )
@@ -87,7 +96,17 @@ class MatchListCreateApi(APIView):
                 f"status must be one of {', '.join(Match.Status.values)}.",
                 extra={"field": "status", "choices": Match.Status.values},
             )
-        matches = selectors.match_list(status=status_filter, player=request.query_params.get("player"))
+        try:
+            tournament_id = (
+                query_whole(request.query_params, "tournament", default=1, low=1, high=ID_MAX)
+                if "tournament" in request.query_params
+                else None
+            )
+        except NumberError as exc:
+            raise Invalid(f"`tournament`: {exc}", extra={"field": "tournament"}) from None
+        matches = selectors.match_list(
+            status=status_filter, player=request.query_params.get("player"), tournament_id=tournament_id
+        )
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(MatchOutput(page, many=True).data)
 
@@ -106,13 +125,13 @@ def get_match_or_404(match_id: int) -> Match:
     return match
 
 
-class MatchDetailApi(APIView):
+class MatchDetailApi(ApiView):
     @extend_schema(responses=MatchOutput)
     def get(self, request: Request, match_id: int) -> Response:
         return Response(MatchOutput(get_match_or_404(match_id)).data)
 
 
-class MatchHistoryApi(APIView):
+class MatchHistoryApi(ApiView):
     """Every change of the match's results (submission, confirmation, dispute, settlement, correction,
     annulment), oldest first."""
 
@@ -124,13 +143,13 @@ class MatchHistoryApi(APIView):
         return paginator.get_paginated_response(ResultChangeOutput(page, many=True).data)
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(ApiView):
     @extend_schema(responses=GameDetailOutput)
     def get(self, request: Request, game_id: int) -> Response:
         return Response(GameDetailOutput(get_game_or_404(game_id)).data)
 
 
-class GameReportApi(APIView):
+class GameReportApi(ApiView):
     """A player of the match reports the result (the winner; at a table, every place); all players' matching
     reports decide the game."""
 
@@ -144,7 +163,7 @@ class GameReportApi(APIView):
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
-class GameResultApi(APIView):
+class GameResultApi(ApiView):
     """An organiser sets or settles (after a dispute) a game's result."""
 
     permission_classes = [IsAuthenticated]
@@ -157,7 +176,7 @@ class GameResultApi(APIView):
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
-class GameConfirmApi(APIView):
+class GameConfirmApi(ApiView):
     """A player other than the one who claimed a result (or an organiser) confirms it; when every other player
     has (or an organiser does), it decides the game."""
 
@@ -169,7 +188,7 @@ class GameConfirmApi(APIView):
         return Response(GameDetailOutput(selectors.game_get(game_id=game.pk)).data)
 
 
-class GameDisputeApi(APIView):
+class GameDisputeApi(ApiView):
     """Any player of the match disputes a result awaiting confirmation, with a reason; an organiser settles it."""
 
     permission_classes = [IsAuthenticated]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from speedsite.api_fields import StrictCharField
+from speedsite.api_strict import StrictInput
 
 from ..bots import BOT_LEVELS
 
@@ -19,7 +20,7 @@ class TableOutput(serializers.Serializer):
     log = serializers.CharField(allow_null=True, help_text="The stored log's API URL once the game is over.")
 
 
-class PracticeInput(serializers.Serializer):
+class PracticeInput(StrictInput):
     ruleset = StrictCharField(max_length=40, help_text="A preset of two to four seats (speed, california, ...).")
     bots = serializers.ListField(
         child=serializers.ChoiceField(choices=list(BOT_LEVELS)),

@@ -9,13 +9,13 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from replays.api.serializers import CompactStepsOutput
 from replays.api.views import CHUNK_PARAMETERS, chunk_range
 from replays.compact import chunk
 from replays.services import document_compact_steps
 from speedrules import ENGINE_VERSION
+from speedsite.api_strict import ApiView
 from speedsite.errors import NotFound
 from speedsite.throttles import PracticeTablesThrottle
 
@@ -23,7 +23,7 @@ from .. import selectors, services
 from .serializers import PracticeInput, TableOutput
 
 
-class GameTableApi(APIView):
+class GameTableApi(ApiView):
     """Open the table of an open game (a player of its match, or an organiser), or get the one already open."""
 
     permission_classes = [IsAuthenticated]
@@ -34,7 +34,7 @@ class GameTableApi(APIView):
         return Response(selectors.table_json(table), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class PracticeTableApi(APIView):
+class PracticeTableApi(ApiView):
     """A practice table: you at seat 0, a bot of the given level at each other seat. It counts for nothing."""
 
     permission_classes = [IsAuthenticated]
@@ -48,7 +48,7 @@ class PracticeTableApi(APIView):
         return Response(selectors.table_json(table), status=status.HTTP_201_CREATED)
 
 
-class TableDetailApi(APIView):
+class TableDetailApi(ApiView):
     """A table (anyone)."""
 
     permission_classes = [AllowAny]
@@ -65,7 +65,7 @@ def _practice_log(table_id: int) -> tuple[int, bytes]:
     return table.pk, bytes(table.practice_log)
 
 
-class PracticeLogDocumentApi(APIView):
+class PracticeLogDocumentApi(ApiView):
     """A finished practice table's speed-log/1 log, byte for byte (a match table's is its game's log)."""
 
     permission_classes = [AllowAny]
@@ -76,7 +76,7 @@ class PracticeLogDocumentApi(APIView):
         return HttpResponse(data, content_type="application/json")
 
 
-class PracticeStepsApi(APIView):
+class PracticeStepsApi(ApiView):
     """A chunk of a finished practice table's replay, in the compact form `speed-steps/1` (as for a log)."""
 
     permission_classes = [AllowAny]

@@ -29,12 +29,20 @@ class LogOutput(serializers.ModelSerializer):
         source="winner", slug_field="handle", read_only=True, allow_null=True, help_text="The winning seat's player."
     )
     engine_version = serializers.SerializerMethodField()
+    provenance = serializers.ChoiceField(
+        choices=MatchLog.Provenance.choices,
+        read_only=True,
+        help_text='Where the log comes from: "submitted" (by a player or an organiser), "table" (recorded by '
+        'one of the service\'s own tables, which saw every card) or "forfeit" (recorded at the table, whose '
+        "game ended early: the forfeit decided the game, this log is the evidence of the cards played).",
+    )
 
     class Meta:
         model = MatchLog
         fields = [
             "id",
             "game",
+            "provenance",
             "status",
             "code",
             "event",

@@ -9,12 +9,12 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.views import APIView
 
 from matches.selectors import player_get
 from replays import selectors, services
 from replays.compact import chunk
 from replays.models import SolitaireRun
+from speedsite.api_strict import ApiView
 from speedsite.errors import NotFound
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
@@ -62,7 +62,7 @@ class SolitaireRunOutput(serializers.ModelSerializer):
         ]
 
 
-class SolitaireListSubmitApi(APIView):
+class SolitaireListSubmitApi(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
@@ -106,7 +106,7 @@ class SolitaireListSubmitApi(APIView):
         )
 
 
-class SolitaireDetailApi(APIView):
+class SolitaireDetailApi(ApiView):
     @extend_schema(responses=SolitaireRunOutput)
     def get(self, request: Request, run_id: int) -> Response:
         run = selectors.solitaire_run_get(run_id=run_id)
@@ -115,7 +115,7 @@ class SolitaireDetailApi(APIView):
         return Response(SolitaireRunOutput(run).data)
 
 
-class SolitaireLeaderboardApi(APIView):
+class SolitaireLeaderboardApi(ApiView):
     """Each player's best verified run: cleared runs by the time of the Speed call, then stuck runs by cards left."""
 
     @extend_schema(
@@ -129,7 +129,7 @@ class SolitaireLeaderboardApi(APIView):
         return paginator.get_paginated_response(SolitaireRunOutput(page, many=True).data)
 
 
-class SolitaireCompactStepsApi(APIView):
+class SolitaireCompactStepsApi(ApiView):
     @extend_schema(
         parameters=CHUNK_PARAMETERS,
         responses=CompactStepsOutput,

@@ -14,13 +14,13 @@ from rest_framework.exceptions import UnsupportedMediaType
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.api.views import get_game_or_404
 from replays import selectors, services
 from replays.compact import CompactSteps, chunk, decode
 from replays.models import MatchLog
 from speedrules import ENGINE_VERSION
+from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound, TooLarge
 from speedsite.numbers import NumberError, query_whole, whole_number
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
@@ -57,7 +57,7 @@ def read_log_body(request: Request) -> bytes:
         raise Invalid("Send the log as the raw JSON body (Content-Type: application/json), not as a form.") from exc
 
 
-class GameLogsApi(APIView):
+class GameLogsApi(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=paginated(LogOutput), parameters=PAGE_PARAMETERS)
@@ -96,7 +96,7 @@ class GameLogsApi(APIView):
         )
 
 
-class LogDetailApi(APIView):
+class LogDetailApi(ApiView):
     @extend_schema(responses=LogOutput)
     def get(self, request: Request, log_id: int) -> Response:
         return Response(LogOutput(_get_log_or_404(log_id)).data)
@@ -150,7 +150,7 @@ _PAGE_PARAMETERS = [
 ]
 
 
-class LogStepsApi(APIView):
+class LogStepsApi(ApiView):
     @extend_schema(
         parameters=_PAGE_PARAMETERS,
         responses=StepsOutput,
@@ -200,7 +200,7 @@ def chunk_range(request: Request) -> tuple[int, int]:
     )
 
 
-class LogCompactStepsApi(APIView):
+class LogCompactStepsApi(ApiView):
     @extend_schema(
         parameters=CHUNK_PARAMETERS,
         responses=CompactStepsOutput,
@@ -216,7 +216,7 @@ class LogCompactStepsApi(APIView):
         return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
 
 
-class LogDocumentApi(APIView):
+class LogDocumentApi(ApiView):
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, log_id: int) -> HttpResponse:
         """The submitted document, byte for byte."""

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from rest_framework.test import APIClient
 
 from matches.models import Game, ResultChange
 from play.acting import tables_sweep
@@ -95,6 +96,7 @@ def test_a_resign_decides_the_game_as_a_forfeit_with_its_history_and_a_replay() 
     assert change.reason.startswith("alice resigned at the table") and change.source["by"] == "resign"
     log = MatchLog.objects.get(pk=table.log_id)
     assert log.provenance == MatchLog.Provenance.FORFEIT
+    assert APIClient().get(f"/api/logs/{log.pk}/").json()["provenance"] == "forfeit"
     # The cards played are the evidence: every event passes the engine, the result is the table's.
     assert log.status == MatchLog.Status.VERIFIED and log.winner is None, log.message
     document = orjson.loads(bytes(log.data))

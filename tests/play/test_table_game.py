@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
+from rest_framework.test import APIClient
 
 from matches.models import Game
 from matches.services import match_create
@@ -94,6 +95,7 @@ def test_a_won_game_is_called_stored_verified_and_decides_the_match(tmp_path: Pa
 
     log = MatchLog.objects.get(pk=table.log_id)
     assert log.provenance == MatchLog.Provenance.TABLE and log.status == MatchLog.Status.VERIFIED
+    assert APIClient().get(final["log"]).json()["provenance"] == "table"  # and the log's JSON says so
     document = json.loads(bytes(log.data))
     assert document["table"] == {"id": table.pk, "deck_sha256": table.deck_sha256, "salt": table.salt}
     assert document["events"] == events
@@ -106,7 +108,6 @@ def test_a_won_game_is_called_stored_verified_and_decides_the_match(tmp_path: Pa
     assert audit_records().differences == []
 
     # A decided game opens no table; its finished table still answers.
-    from rest_framework.test import APIClient
 
     client = APIClient()
     client.force_authenticate(match.players[0].user)
@@ -164,7 +165,6 @@ def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path,
     assert bots_played > 0
     assert _verify_with_cli(bytes(table.practice_log), tmp_path)["valid"] is True
     # Its log and replay of its own, through the API.
-    from rest_framework.test import APIClient
 
     client = APIClient()
     shown = client.get(f"/api/tables/{table.pk}/").json()

@@ -38,6 +38,7 @@ class TestFlow:
         log = client_for(alice.user).get(submitted["url"]).json()
         assert log["id"] == submitted["id"]
         assert log["game"] == game.pk
+        assert log["provenance"] == "submitted"  # not the table's (tests/play/test_table_game.py)
         assert log["status"] == "verified"
         assert log["code"] == "ok"
         assert log["event"] is None

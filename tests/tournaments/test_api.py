@@ -57,7 +57,9 @@ class TestLifecycle:
     def test_create_enter_start_list_matches(self, client_for, organiser, anon):
         orga = client_for(organiser)
         players = make_players(5)
-        created = create(orga, format="double_elimination", best_of=3, ruleset="speed", grand_final_reset=False)
+        created = create(
+            orga, format="double_elimination", best_of=3, ruleset="speed", options={"grand_final_reset": False}
+        )
         tournament_id = created.json()["id"]
         assert (created.json()["best_of"], created.json()["first_to"]) == (3, None)
         for seed, player in enumerate(players, start=1):
@@ -144,7 +146,7 @@ def test_a_whole_swiss_tournament_through_the_api_with_verified_logs(client_for,
         format="swiss",
         best_of=3,
         ruleset="speed",
-        swiss_rounds=3,
+        options={"swiss_rounds": 3},
         tie_breaks=["match_wins", "card_margin", "buchholz"],
     )
     tournament_id = created.json()["id"]

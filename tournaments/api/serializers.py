@@ -11,6 +11,7 @@ from rest_framework import serializers
 from matches.api.serializers import time_limit_field
 from matches.models import Game, Match
 from speedsite.api_fields import NameOrObjectField, StrictCharField
+from speedsite.api_strict import StrictInput
 from speedsite.numbers import WholeNumberSerializerField
 from tournaments.formats import FORMATS
 from tournaments.formats.options import OptionSpec
@@ -105,8 +106,22 @@ class TableSettingsField(serializers.DictField):
     """The table settings as a JSON object; `tournaments.table_settings` (in the service) judges the names and values."""
 
 
-class TournamentSettingsInput(serializers.Serializer):
+def option_homes() -> dict[str, str]:
+    """Each format option sent beside the settings (where options once were): where it lives now."""
+    formats: dict[str, list[str]] = {}
+    for key, fmt in FORMATS.items():
+        for name in fmt.options.specs():
+            formats.setdefault(name, []).append(key)
+    return {name: f"An option of the format ({', '.join(keys)}): send it in options." for name, keys in formats.items()}
+
+
+_ENTRY_RULE = "An entry rule: set it with PUT /api/tournaments/{id}/entry-rules/."
+
+
+class TournamentSettingsInput(StrictInput):
     """What `PUT /api/tournaments/{id}/` replaces: the settings every format shares, and its options."""
+
+    moved_keys = option_homes() | dict.fromkeys(("max_entrants", "registration_closes_at"), _ENTRY_RULE)
 
     name = StrictCharField(max_length=120)
     format = serializers.ChoiceField(
@@ -174,7 +189,7 @@ class TournamentCreateInput(TournamentSettingsInput):
     )
 
 
-class EntryRulesInput(serializers.Serializer):
+class EntryRulesInput(StrictInput):
     max_entrants = WholeNumberSerializerField(
         allow_null=True, min_value=2, max_value=MAX_CAP, help_text="The cap on entrants (null: none)."
     )
@@ -183,14 +198,14 @@ class EntryRulesInput(serializers.Serializer):
     )
 
 
-class EntrantAddInput(serializers.Serializer):
+class EntrantAddInput(StrictInput):
     player = StrictCharField(max_length=40, help_text="The player's handle.")
     seed = WholeNumberSerializerField(
         column=(Entrant, "seed"), min_value=1, required=False, allow_null=True, default=None
     )
 
 
-class CorrectedGameInput(serializers.Serializer):
+class CorrectedGameInput(StrictInput):
     game = WholeNumberSerializerField(column=(Game, "number"), min_value=1, help_text="The game's number in its match.")
     places = serializers.DictField(
         child=WholeNumberSerializerField(min_value=1, max_value=4),
@@ -205,7 +220,7 @@ class CorrectedGameInput(serializers.Serializer):
     )
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(StrictInput):
     winner = StrictCharField(
         required=False,
         allow_null=True,

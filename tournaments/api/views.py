@@ -13,16 +13,16 @@ from rest_framework import status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
+from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound
 from speedsite.numbers import NumberError, query_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentMatch
 from tournaments.services.entry import entry_rules_set
 
 from .serializers import (
@@ -75,7 +75,7 @@ def _choice(request: Request, name: str, choices: list[str]) -> str | None:
     return value or None
 
 
-class TournamentListCreateApi(APIView):
+class TournamentListCreateApi(ApiView):
     permission_classes = [IsOrganiserOrReadOnly]
     content_negotiation_class = FormatIsAFilter
 
@@ -110,7 +110,7 @@ class TournamentListCreateApi(APIView):
         return Response(_detail(tournament.pk), status=status.HTTP_201_CREATED)
 
 
-class TournamentDetailApi(APIView):
+class TournamentDetailApi(ApiView):
     """A tournament; before its start an organiser replaces its settings (PUT), and one without results is deleted."""
 
     permission_classes = [IsOrganiserOrReadOnly]
@@ -134,7 +134,7 @@ class TournamentDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EntrantListAddApi(APIView):
+class EntrantListAddApi(ApiView):
     permission_classes = [IsOrganiserOrReadOnly]
 
     @extend_schema(responses=EntrantOutput(many=True))
@@ -155,7 +155,7 @@ class EntrantListAddApi(APIView):
         return Response(EntrantOutput(entrant).data, status=status.HTTP_201_CREATED)
 
 
-class EntrantRemoveApi(APIView):
+class EntrantRemoveApi(ApiView):
     permission_classes = [IsOrganiserOrReadOnly]
 
     @extend_schema(responses={204: None})
@@ -164,7 +164,7 @@ class EntrantRemoveApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EntryRulesApi(APIView):
+class EntryRulesApi(ApiView):
     """The cap on entrants and the registration deadline, before the start; a higher cap moves the waiting up."""
 
     permission_classes = [IsOrganiserOrReadOnly]
@@ -177,7 +177,7 @@ class EntryRulesApi(APIView):
         return Response(_detail(tournament_id))
 
 
-class TournamentStartApi(APIView):
+class TournamentStartApi(ApiView):
     permission_classes = [IsOrganiserOrReadOnly]
 
     @extend_schema(request=None, responses=TournamentDetailOutput)
@@ -186,7 +186,7 @@ class TournamentStartApi(APIView):
         return Response(_detail(tournament_id))
 
 
-class TournamentStartUndoApi(APIView):
+class TournamentStartUndoApi(ApiView):
     """Undo the start while nothing is played: the pairings and their matches go, the tournament is not started."""
 
     permission_classes = [IsOrganiserOrReadOnly]
@@ -197,13 +197,15 @@ class TournamentStartUndoApi(APIView):
         return Response(_detail(tournament_id))
 
 
-class PairingListApi(APIView):
+class PairingListApi(ApiView):
     @extend_schema(
         operation_id="tournaments_matches_list",
         responses=paginated(PairingOutput),
         parameters=[
             OpenApiParameter("round", {"type": "integer", "minimum": 0, "maximum": ROUND_MAX}),
-            OpenApiParameter("bracket", str, description="main, winners, losers, grand_final, third_place, group, ..."),
+            OpenApiParameter(
+                "bracket", str, enum=[*TournamentMatch.Bracket.values, ""], description="Empty: every bracket."
+            ),
             *PAGE_PARAMETERS,
         ],
     )
@@ -220,14 +222,14 @@ class PairingListApi(APIView):
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=round_number,
-            bracket=request.query_params.get("bracket"),
+            bracket=_choice(request, "bracket", TournamentMatch.Bracket.values),
         )
         paginator = Pagination()
         page = paginator.paginate_queryset(pairings, request, view=self)
         return paginator.get_paginated_response(PairingOutput(page, many=True).data)
 
 
-class PairingDetailApi(APIView):
+class PairingDetailApi(ApiView):
     @extend_schema(responses=PairingOutput)
     def get(self, request: Request, tournament_id: int, key: str) -> Response:
         pairing = selectors.pairing_get(tournament=_tournament_or_404(tournament_id), key=key)
@@ -236,7 +238,7 @@ class PairingDetailApi(APIView):
         return Response(PairingOutput(pairing).data)
 
 
-class PairingCorrectApi(APIView):
+class PairingCorrectApi(ApiView):
     """Correct a decided result; `dry_run` returns what would change without saving."""
 
     permission_classes = [IsOrganiserOrReadOnly]
@@ -251,7 +253,7 @@ class PairingCorrectApi(APIView):
         return Response(preview.to_dict())
 
 
-class StandingsApi(APIView):
+class StandingsApi(ApiView):
     """The standings a page of rows at a time (`?limit=` 50 by default, 500 at most; `?offset=`), sorted by `?sort=`."""
 
     @extend_schema(
@@ -293,7 +295,7 @@ class StandingsApi(APIView):
         return Response(data)
 
 
-class CorrectionHistoryApi(APIView):
+class CorrectionHistoryApi(ApiView):
     @extend_schema(responses=paginated(CorrectionRecordOutput), parameters=PAGE_PARAMETERS)
     def get(self, request: Request, tournament_id: int) -> Response:
         corrections = selectors.correction_list(tournament=_tournament_or_404(tournament_id))
@@ -302,7 +304,7 @@ class CorrectionHistoryApi(APIView):
         return paginator.get_paginated_response(CorrectionRecordOutput(page, many=True).data)
 
 
-class RatingListApi(APIView):
+class RatingListApi(ApiView):
     @extend_schema(
         operation_id="tournaments_ratings_list", responses=paginated(RatingOutput), parameters=PAGE_PARAMETERS
     )
@@ -312,7 +314,7 @@ class RatingListApi(APIView):
         return paginator.get_paginated_response(RatingOutput(page, many=True).data)
 
 
-class RatingDetailApi(APIView):
+class RatingDetailApi(ApiView):
     @extend_schema(responses={200: {"type": "object"}})
     def get(self, request: Request, handle: str) -> Response:
         player = player_get(handle=handle)
