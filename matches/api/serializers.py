@@ -139,11 +139,28 @@ def seat_values(match: Match, values: list[int] | None) -> dict[str, int] | None
     )
 
 
+_ONE_WINNER = (
+    "The player who won; null while undecided, for a void game, and in Team Speed, where a team wins "
+    "(`winning_team`), never one of its players."
+)
+
+
+def one_winner(match: Match, player: Player | None) -> str | None:
+    """A winner's handle, except in Team Speed: a team wins there, and naming one of its players would say
+    that player won alone."""
+    return None if player is None or match.is_team else player.handle
+
+
 class GameOutput(serializers.ModelSerializer):
-    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
+    winner = serializers.SerializerMethodField(help_text=_ONE_WINNER)
     decided_by = serializers.SerializerMethodField()
     claimed_winner = serializers.SerializerMethodField(
-        help_text="While awaiting confirmation: the winner one side claims (null with a claim: a void game)."
+        help_text="While awaiting confirmation: the winner one side claims (null with a claim: a void game; "
+        "in Team Speed see `claimed_team`)."
+    )
+    claimed_team = serializers.SerializerMethodField(
+        help_text="Team Speed, while awaiting confirmation: the team one side claims won (null with a claim: a "
+        "void game); null in other matches."
     )
     confirm_by = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When an unconfirmed claim stands unless disputed (null: never)."
@@ -159,8 +176,8 @@ class GameOutput(serializers.ModelSerializer):
         help_text="While awaiting confirmation, where games end in places: the places one side claims."
     )
     winning_team = serializers.SerializerMethodField(
-        help_text="Team Speed: the team that won the game, its players in seat order (`winner` is its first "
-        "seat); null in other matches and while the game is not decided."
+        help_text="Team Speed: the team that won the game, its players in seat order (`winner` is then null); "
+        "null in other matches and while the game is not decided."
     )
 
     class Meta:
@@ -175,9 +192,18 @@ class GameOutput(serializers.ModelSerializer):
             "places",
             "timed_scores",
             "claimed_winner",
+            "claimed_team",
             "claimed_places",
             "confirm_by",
         ]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_winner(self, game: Game) -> str | None:
+        return one_winner(game.match, game.winner)
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_claimed_team(self, game: Game) -> list[str] | None:
+        return team_handles(game.match, game.claimed_winner_id)
 
     @extend_schema_field(PlaceOutput(many=True, allow_null=True))
     def get_places(self, game: Game) -> list[dict[str, Any]] | None:
@@ -201,7 +227,7 @@ class GameOutput(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_claimed_winner(self, game: Game) -> str | None:
-        return game.claimed_winner.handle if game.claimed_winner_id else None
+        return one_winner(game.match, game.claimed_winner) if game.claimed_winner_id else None
 
 
 class GameDetailOutput(GameOutput):
@@ -229,7 +255,7 @@ class MatchOutput(serializers.ModelSerializer):
     first_to = serializers.SerializerMethodField()
     ruleset_name = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField()
-    winner = serializers.SlugRelatedField(slug_field="handle", read_only=True, allow_null=True)
+    winner = serializers.SerializerMethodField(help_text=_ONE_WINNER)
     games = GameOutput(many=True, read_only=True)
     table = serializers.SerializerMethodField(
         help_text="A table of three or four: the series standings, best first (points per place, then first "
@@ -240,7 +266,7 @@ class MatchOutput(serializers.ModelSerializer):
     )
     teams = serializers.SerializerMethodField(
         help_text="Team Speed: each team's players (seat order) and games won. In a team match `winner` and a "
-        "game's `winner` name the winning team by its first seat; `winning_team` lists it."
+        "game's `winner` are null: `winning_team` names the team that won."
     )
     winning_team = serializers.SerializerMethodField()
     tournament = serializers.IntegerField(
@@ -301,6 +327,10 @@ class MatchOutput(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
     def get_winning_team(self, match: Match) -> list[str] | None:
         return team_handles(match, match.winner_id)
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_winner(self, match: Match) -> str | None:
+        return one_winner(match, match.winner)
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_best_of(self, match: Match) -> int | None:

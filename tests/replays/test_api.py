@@ -68,6 +68,7 @@ class TestFlow:
             "places": None,
             "timed_scores": None,
             "claimed_winner": None,
+            "claimed_team": None,
             "claimed_places": None,
             "confirm_by": None,
         }

@@ -264,7 +264,8 @@ class TestTeams:
 
         game = client_for(organiser).get(f"/api/games/{game_id}/").json()
         assert game["status"] == "awaiting_confirmation"
-        assert game["claimed_winner"] == "bo"  # the team, named by its first seat
+        # A team is claimed, not one of its players.
+        assert (game["claimed_winner"], game["claimed_team"]) == (None, ["bo", "di"])
         assert places_by_handle({"places": game["claimed_places"]}) == {"ann": 3, "bo": 1, "cy": 3, "di": 1}
         # A partner cannot confirm; a player of the other team can, and that decides.
         partner = client_for(players["di"].user).post(f"/api/games/{game_id}/confirm/")
@@ -273,9 +274,9 @@ class TestTeams:
 
         detail = client_for(organiser).get(f"/api/matches/{match['id']}/").json()
         assert detail["status"] == "finished"
-        assert detail["winning_team"] == ["bo", "di"]
-        # Each game says which team won it too, not only its first seat's handle.
-        assert detail["games"][0]["winning_team"] == ["bo", "di"]
+        assert (detail["winner"], detail["winning_team"]) == (None, ["bo", "di"])
+        # Each game says which team won it too, and names no single winner (di called Speed, not bo alone).
+        assert (detail["games"][0]["winner"], detail["games"][0]["winning_team"]) == (None, ["bo", "di"])
         assert client_for(organiser).get(f"/api/games/{game_id}/").json()["winning_team"] == ["bo", "di"]
         assert detail["teams"] == [{"players": ["ann", "cy"], "wins": 0}, {"players": ["bo", "di"], "wins": 1}]
         assert detail["score"] == {"ann": 0, "cy": 0, "bo": 1, "di": 1}
@@ -298,4 +299,5 @@ class TestTeams:
         assert Game.objects.get(pk=game_id).status == Game.Status.AWAITING_CONFIRMATION
         assert client_for(players["di"].user).post(url, {"winner": "ann"}, format="json").status_code == 200
         game = client_for(organiser).get(f"/api/games/{game_id}/").json()
-        assert game["status"] == "decided" and game["decided_by"] == "players" and game["winner"] == "ann"
+        assert game["status"] == "decided" and game["decided_by"] == "players"
+        assert (game["winner"], game["winning_team"]) == (None, ["ann", "cy"])
