@@ -8,6 +8,7 @@ and the salt and result once the game is over. Nothing else ever leaves.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from speedrules import LiveGame
@@ -42,8 +43,27 @@ def table_log_url(table: Table) -> str | None:
     if table.log_id is not None:
         return f"/api/logs/{table.log_id}/"
     if table.practice_log is not None:
-        return f"/api/tables/{table.pk}/log/document/"
+        return f"/api/tables/{table.pk}/log/"  # speed-table/1: the log's URL, its bytes at `document/`
     return None
+
+
+def practice_log_json(table: Table) -> dict[str, Any]:
+    """A practice table's own log as `GET /api/tables/{id}/log/` answers; NotFound when it keeps none."""
+    if table.practice_log is None:
+        raise NotFound(f"Table {table.pk} keeps no log of its own (a match's table stores its game's log; see `log`).")
+    data = bytes(table.practice_log)
+    verified = table.practice_log_code == "ok"
+    return {
+        "table": table.pk,
+        "provenance": "practice",
+        "status": "verified" if verified else "rejected",
+        "code": table.practice_log_code,
+        "winner": (table.result or {}).get("winner") if verified else None,
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "document": f"/api/tables/{table.pk}/log/document/",
+        "steps": f"/api/tables/{table.pk}/steps/compact/",
+    }
 
 
 def table_json(table: Table) -> dict[str, Any]:

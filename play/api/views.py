@@ -20,7 +20,7 @@ from speedsite.errors import NotFound
 from speedsite.throttles import PracticeTablesThrottle
 
 from .. import selectors, services
-from .serializers import PracticeInput, TableOutput
+from .serializers import PracticeInput, PracticeLogOutput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -63,6 +63,16 @@ def _practice_log(table_id: int) -> tuple[int, bytes]:
     if table.practice_log is None:
         raise NotFound(f"Table {table_id} keeps no log of its own (a match's table stores its game's log; see `log`).")
     return table.pk, bytes(table.practice_log)
+
+
+class PracticeLogApi(ApiView):
+    """A finished practice table's own log: its verdict and where its bytes and steps are (`log` in the state)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="table_log", responses=PracticeLogOutput)
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(selectors.practice_log_json(selectors.table_get(table_id=table_id)))
 
 
 class PracticeLogDocumentApi(ApiView):

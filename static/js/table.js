@@ -528,14 +528,12 @@
     var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
     var replay = $("replay");
     var replayUrl = null;
-    var documentUrl = null;
+    // speed-table/1: `log` is the log's URL and its bytes are at `document/` (a practice table's too).
+    var documentUrl = state.log ? state.log.replace(/\/$/, "") + "/document/" : null;
     if (logMatch) {
       replayUrl = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
-      documentUrl = state.log.replace(/\/$/, "") + "/document/";
     } else if (state.log && root.dataset.practiceReplay) {
-      // A practice table keeps its log on the table: `log` is then that document's own URL.
-      replayUrl = root.dataset.practiceReplay;
-      documentUrl = state.log;
+      replayUrl = root.dataset.practiceReplay;  // a practice table keeps its log on the table
     }
     replay.hidden = !replayUrl;
     $("log-wait").hidden = !!replayUrl;

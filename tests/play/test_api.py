@@ -97,4 +97,5 @@ def test_practice_needs_a_signed_in_user_and_tables_are_public() -> None:
     assert table["players"][0] == "someone"
     assert _client().get(f"/api/tables/{table['id']}/").status_code == 200
     assert _client().get("/api/tables/999999/").status_code == 404
-    assert _client().get(f"/api/tables/{table['id']}/log/document/").status_code == 404  # not over yet
+    assert _client().get(f"/api/tables/{table['id']}/log/").status_code == 404  # not over yet
+    assert _client().get(f"/api/tables/{table['id']}/log/document/").status_code == 404

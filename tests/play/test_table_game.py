@@ -168,8 +168,12 @@ def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path,
 
     client = APIClient()
     shown = client.get(f"/api/tables/{table.pk}/").json()
-    assert shown["game"] is None and shown["log"] == f"/api/tables/{table.pk}/log/document/"
-    assert client.get(shown["log"]).content == bytes(table.practice_log)
+    # speed-table/1: `log` is the log's URL, and its bytes are at `log` + `document/`.
+    assert shown["game"] is None and shown["log"] == f"/api/tables/{table.pk}/log/"
+    assert client.get(shown["log"] + "document/").content == bytes(table.practice_log)
+    about = client.get(shown["log"]).json()
+    assert (about["provenance"], about["status"], about["code"]) == ("practice", "verified", "ok")
+    assert about["size"] == len(bytes(table.practice_log)) and about["winner"] == table.result["winner"]
     steps = client.get(f"/api/tables/{table.pk}/steps/compact/").json()
     assert steps["format"] == "speed-steps/1" and steps["total"] == table.event_count + 1
 
