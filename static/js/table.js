@@ -41,6 +41,9 @@
   };
   var PING_EVERY_MS = 2000;
   var REFUSAL_SHOWN_MS = 1800;
+  // The server's "try again later" (its database or Redis is down for a moment): after an `unavailable`
+  // message, the one 4000-4999 close the page reconnects after (docs/security.md lists the codes).
+  var UNAVAILABLE = 4013;
 
   var socketPath = root.dataset.socket;
   var replayTemplate = root.dataset.replayUrl; // ends in /0/: the log's id replaces the 0
@@ -55,6 +58,7 @@
   var socket = null;
   var retries = 0;
   var retryTimer = null;
+  var retryAfterMs = 0; // what the server's last `unavailable` asked the page to wait
   var pingTimer = null;
   var stopped = false;
   var proofDone = false;
@@ -130,13 +134,16 @@
       if (message.type === "state") onState(message);
       else if (message.type === "refused") onRefused(message);
       else if (message.type === "pong") onPong(message);
+      else if (message.type === "unavailable") retryAfterMs = message.retry_after_ms || 0;
     });
     socket.addEventListener("close", function (event) {
       window.clearInterval(pingTimer);
       pingTimer = null;
       socket = null;
-      // 4000-4999: the server's own answer (no such table, not allowed): retrying would not help.
-      if (event.code >= 4000 && event.code < 5000) {
+      var unavailable = event.code === UNAVAILABLE;
+      // Otherwise 4000-4999 is the server's own answer (no such table, replaced, not allowed): retrying
+      // would not help. 4013 says the opposite: the seat is still the player's, so come back.
+      if (event.code >= 4000 && event.code < 5000 && !unavailable) {
         stopped = true;
         setLink("closed", event.reason || "The server closed this table's connection.");
         return;
@@ -145,10 +152,15 @@
         setLink("done");
         return;
       }
-      // Backoff with jitter: 0.5 s, 1 s, 2 s … up to 10 s, so a restarted server is not stampeded.
-      var delay = Math.min(10000, 500 * Math.pow(2, retries)) * (0.75 + Math.random() * 0.5);
+      // Backoff with jitter: 0.5 s, 1 s, 2 s … up to 10 s, so a restarted server is not stampeded; no
+      // sooner than an unavailable server asked.
+      var wait = Math.min(10000, 500 * Math.pow(2, retries));
+      if (unavailable) wait = Math.max(wait, retryAfterMs);
+      var delay = wait * (0.75 + Math.random() * 0.5);
       retries += 1;
-      setLink("retrying", "Reconnecting in " + Math.ceil(delay / 1000) + " s…");
+      retryAfterMs = 0;
+      var why = unavailable ? "The server is unavailable for a moment. " : "";
+      setLink("retrying", why + "Reconnecting in " + Math.ceil(delay / 1000) + " s…");
       retryTimer = window.setTimeout(connect, delay);
     });
   }
