@@ -353,7 +353,7 @@ def test_a_database_outage_under_live_tables_abandons_none_and_every_game_plays_
                 for path in (f"/api/tables/{first.pk}/", f"/tables/{first.pk}/"):
                     status, body = await sync_to_async(_http)(server, path)
                     assert status == 503, (path, body[:300])
-            # A play needs the database: its socket is told so and closed with 4013.
+            # A play needs the database (before it is even judged): its socket is told so and closed with 4013.
             seat, card, pile = driver_move((await game_now(first.pk)).state) or (0, "AS", 0)
             player = first_clients[seat]
             await player.send({"type": "play", "card": card, "pile": pile, "ref": "during"})
