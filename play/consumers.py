@@ -25,6 +25,8 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from speedsite.outages import outage_kind
+
 from .acting import seat_arrive, seat_leave, seat_return, table_act
 from .auth import IDENTITY_GONE, socket_identity, socket_identity_valid
 from .database import on_table_thread
@@ -33,7 +35,6 @@ from .latest import latest_get
 from .messages import BadMessage, read_message
 from .models import Table
 from .selectors import table_state
-from .services.live import stale_after_ms
 from .services.presence import seat_beat, seat_of
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
@@ -42,6 +43,8 @@ logger = logging.getLogger(__name__)
 #: Close codes of the consumer (the edge's are in `play.edge`; docs/security.md lists them all).
 REPLACED = 4001
 NO_TABLE = 4004
+#: A failed heartbeat is tried again after about this long (at most the interval), not a whole interval on.
+BEAT_RETRY_SECONDS = 1.0
 
 
 def _state_for(table_id: int, seat: int | None, sent_v: int) -> dict[str, Any] | None:
@@ -130,32 +133,47 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
     async def _beat(self, seat: int) -> None:
         """Say the seat's connection is alive, so a seat of a dead process is seen to be away.
 
-        One UPDATE of the seat's own row, never the table's lock. A failed beat (the database away for a
-        moment) is logged and the next one tried: the seat counts as present until `stale_after_ms` of
-        silence, and a beat that comes back after such a silence shows the seat present again. The first
-        beat comes after a random part of the interval, so connections opened together do not beat together.
+        One UPDATE of the seat's own row, never the table's lock. A seat the referee noticed silent (its
+        beats were late, or the database was away) is shown present again by the next beat that lands: the
+        database says it was noticed (`seat_beat`), not this connection's own reckoning of its silence,
+        which a slow beat or another process's clock could contradict. A failed beat is retried sooner
+        than the interval, so after an outage the seat is shown present again soon; only the first of a
+        run of failures is logged. The first beat comes after a random part of the interval, so
+        connections opened together do not beat together.
         """
         interval = settings.SPEED_TABLE_HEARTBEAT_MS / 1000
         wait = interval * random.random()
-        heard = time.monotonic()
+        missed = 0
         while self.joined and self.seat == seat:
             await asyncio.sleep(wait)
             wait = interval
             try:
-                holds = await on_table_thread(self.table_id, seat_beat)(
+                beat = await on_table_thread(self.table_id, seat_beat)(
                     table_id=self.table_id, seat=seat, channel=self.channel_name
                 )
-                if not holds:
+                if beat == "gone":
                     return  # another connection holds the seat: it was told, or will be
-                if time.monotonic() - heard >= stale_after_ms() / 1000 - interval / 2:
-                    await seat_return(self.table_id, seat, self.channel_name)  # it may have been shown away
-                heard = time.monotonic()
+                if beat == "back":
+                    await seat_return(self.table_id, seat, self.channel_name)
+                if missed:
+                    logger.info("table %s: seat %s heard again after %d missed heartbeats", self.table_id, seat, missed)
+                    missed = 0
                 # Signed out, token revoked, password changed, account disabled: the seat's socket ends here.
                 if not await on_table_thread(self.table_id, socket_identity_valid)(self.identity):
                     await self.close(code=IDENTITY_GONE)
                     return
-            except Exception:
-                logger.warning("table %s: seat %s missed a heartbeat", self.table_id, seat, exc_info=True)
+            except Exception as error:
+                missed += 1
+                wait = min(interval, BEAT_RETRY_SECONDS * (0.5 + random.random()))
+                if missed == 1:
+                    kind = outage_kind(error)
+                    logger.warning(
+                        "table %s: seat %s missed a heartbeat%s",
+                        self.table_id,
+                        seat,
+                        f" ({kind})" if kind else "",
+                        exc_info=kind is None,  # a bug's traceback; an outage's says nothing more
+                    )
 
     async def disconnect(self, code: int) -> None:
         await self._leave()

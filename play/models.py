@@ -123,8 +123,10 @@ class TableSeat(models.Model):
 
     Written by connections and heartbeats without the table row's lock; the
     referee reads it when it judges abandonment and claims. A seat is present
-    while `channel` is set and `seen` is recent (three heartbeats); otherwise
-    it is away since `away_since` (closed) or `seen` (gone silent).
+    while `channel` is set and `seen` is recent (three heartbeats). `away_since`
+    is set when its connection closed, or when the referee noticed it silent
+    (the moment it noticed, as `Table.away` says): the next heartbeat finds it
+    and shows the seat present again.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")

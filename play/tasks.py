@@ -8,12 +8,17 @@ the sweep and a socket process at once records one event.
 
 from __future__ import annotations
 
+import logging
+
 from celery import Task, shared_task
 from django.db import close_old_connections
 
 from replays.tasks import TRANSIENT_ERRORS
+from speedsite.outages import outage_kind
 
 from .acting import table_fire_sync, tables_sweep
+
+logger = logging.getLogger(__name__)
 
 _OPTIONS = {
     "acks_late": True,
@@ -35,9 +40,18 @@ def table_fire_task(self: Task, table_id: int) -> None:
     table_fire_sync(table_id)
 
 
-@shared_task(name="play.tables_sweep", **_OPTIONS)
+@shared_task(name="play.tables_sweep", **{**_OPTIONS, "autoretry_for": ()})
 def tables_sweep_task(self: Task) -> int:
-    """Fire every overdue timer and notice every silent seat (the beat runs this every few seconds)."""
+    """Fire every overdue timer and notice every silent seat (the beat runs this every few seconds).
+
+    A sweep the database or Redis failed is not retried: the beat sends the next one within
+    SPEED_TABLE_SWEEP_EVERY_SECONDS anyway, and the retries of every sweep an outage failed would
+    all run at once when it ends, each firing every table due.
+    """
     if not self.request.is_eager:
         close_old_connections()
-    return tables_sweep()
+    try:
+        return tables_sweep()
+    except TRANSIENT_ERRORS as error:
+        logger.warning("tables sweep: %s, the next sweep tries again", outage_kind(error) or type(error).__name__)
+        return 0

@@ -4,11 +4,19 @@ A heartbeat is one UPDATE of the seat's own row (`TableSeat`), never the
 table row every play locks. Only what changes the game's view of a seat (a
 connection taking it, closing, falling silent, coming back) takes the table
 row's lock and bumps `v`, since every state shows it.
+
+Whether a seat is shown away is kept on its own row too (`away_since`: set when
+its connection closed, or when the referee noticed it silent), so the beat that
+lands after the referee noticed a silence knows it at once, in the database,
+whatever either side's clock said: a silence noticed is always ended by the
+next beat, however short the silence was (a slow beat under load, a database
+outage that kept every beat from landing).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from django.db import transaction
 from django.db.models import Q
@@ -62,16 +70,29 @@ def seat_release(*, table_id: int, seat: int, channel: str) -> Reply | None:
     return None
 
 
-def seat_beat(*, table_id: int, seat: int, channel: str) -> bool:
-    """The connection is alive (one UPDATE, no lock on the table); False when another connection holds the seat."""
-    return bool(TableSeat.objects.filter(table_id=table_id, seat=seat, channel=channel).update(seen=now_ms()))
+Beat = Literal["present", "back", "gone"]
+
+
+def seat_beat(*, table_id: int, seat: int, channel: str) -> Beat:
+    """The connection is alive: one UPDATE, no lock on the table.
+
+    "present": nothing more to do. "back": the seat had been noticed silent, so it is shown away; the
+    caller shows it present again (`seat_back`). "gone": another connection holds the seat.
+    """
+    held = TableSeat.objects.filter(table_id=table_id, seat=seat, channel=channel)
+    now = now_ms()
+    if held.filter(away_since__isnull=True).update(seen=now):
+        return "present"
+    # Only `seat_back` clears `away_since`, with the table's `away`: a beat that failed in between still
+    # finds the seat away, and the next one tries again.
+    return "back" if held.update(seen=now) else "gone"
 
 
 @transaction.atomic
 def seat_back(*, table_id: int, seat: int, channel: str) -> Reply | None:
-    """A connection taken for silent beat again: the seat is present again (None when nothing changed)."""
+    """A connection noticed silent beat again: the seat is present again (None when nothing changed)."""
     table = lock(table_id)
-    holds = TableSeat.objects.filter(table_id=table_id, seat=seat, channel=channel).exists()
+    holds = TableSeat.objects.filter(table_id=table_id, seat=seat, channel=channel).update(away_since=None)
     if not holds or table.away[seat] is None or table.status not in Table.LIVE:
         return None
     table.away[seat] = None
@@ -82,7 +103,9 @@ def seat_back(*, table_id: int, seat: int, channel: str) -> Reply | None:
 def silent_tables(*, now: int, limit: int) -> list[int]:
     """Live tables with a seat whose connection fell silent and is not yet shown away (for the sweep)."""
     return list(
-        TableSeat.objects.filter(channel__gt="", seen__lt=now - stale_after_ms(), table__status__in=Table.LIVE)
+        TableSeat.objects.filter(
+            channel__gt="", seen__lte=now - stale_after_ms(), away_since__isnull=True, table__status__in=Table.LIVE
+        )
         .values_list("table_id", flat=True)
         .distinct()[:limit]
     )

@@ -413,12 +413,20 @@ def table_tick(*, table_id: int, now: int | None = None) -> Reply:
 
 
 def _silent_seats(table: Table, now: int) -> list[int]:
-    """Seats shown present whose connection fell silent (amendment L2)."""
+    """Seats shown present whose connection fell silent (amendment L2), marked away on their own rows.
+
+    Each is marked by an UPDATE that holds only while its last beat is still too old, so a beat landing
+    meanwhile keeps its seat present, and the next beat of a seat marked finds the mark
+    (`presence.seat_beat`) and shows it present again.
+    """
     present = [seat for seat, since in enumerate(table.away) if since is None and table.bots[seat] is None]
     if not present:
         return []
-    rows = TableSeat.objects.filter(table=table, seat__in=present).values_list("seat", "channel", "seen")
-    return [seat for seat, channel, seen in rows if channel and seen is not None and now - seen >= stale_after_ms()]
+    stale = TableSeat.objects.filter(
+        table=table, channel__gt="", seen__lte=now - stale_after_ms(), away_since__isnull=True
+    )
+    candidates = list(stale.filter(seat__in=present).values_list("seat", flat=True))
+    return [seat for seat in candidates if stale.filter(seat=seat).update(away_since=now)]
 
 
 def _tick(table: Table, now: int) -> Reply:

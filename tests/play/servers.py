@@ -31,14 +31,15 @@ def database_url(port: int | None = None) -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{port or db['PORT']}/{db['NAME']}"
 
 
-def timer_worker(log_path: Path) -> WorkerProcess:
+def timer_worker(log_path: Path, *, database: str | None = None) -> WorkerProcess:
     """A Celery worker with the beat inside it, firing the tables' timers (amendment L1) as production does.
 
     Its sweep runs twice a second, so a test's short timers end on time with no socket process left.
+    `database`: another DATABASE_URL (a proxy in front of PostgreSQL).
     """
     env = {
         "DJANGO_SETTINGS_MODULE": "speedsite.test_settings",
-        "DATABASE_URL": database_url(),
+        "DATABASE_URL": database or database_url(),
         "CHANNEL_LAYER_URL": LAYER_URL,
         "SPEED_TEST_EAGER": "0",
         "SPEED_TEST_BROKER_URL": settings.CELERY_BROKER_URL,

@@ -7,12 +7,15 @@ from typing import Any
 import orjson
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.db.models import F
 from rest_framework.test import APIClient
 
 from matches.models import Game, ResultChange
 from play.acting import tables_sweep
+from play.groups import table_changed_notify
 from play.models import Table, TableSeat
-from play.services import table_open_for_game
+from play.services import table_open_for_game, table_tick
+from play.services.live import stale_after_ms
 from play.ticker import _tickers
 from replays.models import MatchLog
 from replays.services.steps import log_steps_build
@@ -514,3 +517,37 @@ def test_a_casual_matchs_table_keeps_the_site_times(settings: Any) -> None:
     assert (shown["claim_ms"], shown["abandon_ms"]) == (site["claim_ms"], site["abandon_ms"])
     assert shown["no_show_ms"] is None
     assert Table.objects.get(pk=table.pk).settings == site
+
+
+def test_a_seat_noticed_silent_is_shown_present_by_its_next_heartbeat_however_short_the_silence() -> None:
+    """A sweep that judged ben's beats late (under load, or while the database was away) shows him away;
+    his next beat, even one that came soon after his last (so his connection saw no silence of its own),
+    shows him present again. Before, the connection judged its own silence and left him away for good."""
+    table, users = _open()
+
+    def notice_ben_silent() -> int | None:
+        # Ben's last beat made older than a silence, and the table's clock fired at once: as a sweep
+        # that ran while his beats were late would see it (a beat landing in between: try again).
+        TableSeat.objects.filter(table_id=table.pk, seat=1).update(seen=F("seen") - stale_after_ms())
+        reply = table_tick(table_id=table.pk)
+        if not reply.changed:
+            return None
+        assert reply.table is not None and reply.table.away == [None, reply.table.away[1]] and reply.table.away[1]
+        return reply.v
+
+    async def scenario() -> dict[str, Any]:
+        one, two = await _seated(table, users)
+        for _ in range(20):
+            if (noticed := await sync_to_async(notice_ben_silent)()) is not None:
+                break
+        else:
+            raise AssertionError("ben's beats always landed first")
+        await table_changed_notify(table.pk, -1)  # the tick above told no socket: tell them all
+        back = await one.until(lambda state: state["v"] > noticed and state["away"][1] is None, timeout=3)
+        row = await sync_to_async(TableSeat.objects.get)(table_id=table.pk, seat=1)
+        assert row.away_since is None and row.channel  # his row says so too: present, held
+        await one.close()
+        await two.close()
+        return back
+
+    assert async_to_sync(scenario)()["connected"] == [True, True]

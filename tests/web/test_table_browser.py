@@ -24,6 +24,8 @@ from matches.models import Game, Match
 from play.services import table_open_for_game, table_practice_create
 from speedrules.cards import CARD_ID, EMPTY_PILE, build_pack, fit_table_of
 from tests.factories import PASSWORD, make_match, make_player
+from tests.play.servers import database_url
+from tests.proxy import CuttableProxy
 from tests.web.conftest import PageErrors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -256,3 +258,36 @@ def test_practice_against_a_bot_on_a_phone_through_a_server_restart(
     shot(page, "table-practice-over")
     page.locator("[data-role=replay]").click()
     expect(page.locator("[data-replay]")).to_be_visible()
+
+
+def test_the_page_comes_back_after_a_database_outage_closed_its_socket_with_4013(
+    transactional_db: None, new_page: Callable[..., Page]
+) -> None:
+    """Issue 30: a socket the server closed with 4013 ("try again later") is opened again by the page, which
+    stopped for good on every other 4000-4999 close; the seat is still the player's, and the game goes on."""
+    dara = make_player("dara")
+    table = table_practice_create(user=dara.user, ruleset="speed", bots=["easy"])
+    with CuttableProxy(5432) as database:
+        server = AsgiServer(
+            settings_module="tests.web.table_server_settings", env={"DATABASE_URL": database_url(database.port)}
+        ).start()
+        try:
+            page = new_page()
+            log_in(page, server, "dara")
+            page.goto(f"{server.url}/tables/{table.pk}/")
+            ready = page.get_by_role("button", name="I'm ready")
+            expect(ready).to_be_visible()  # the table's first state is drawn
+            database.cut()
+            try:
+                ready.click()  # needs the database: 4013
+                expect(page.locator("[data-role=link]")).to_contain_text("unavailable for a moment")
+                expect(page.locator("[data-link]")).to_have_attribute("data-link", "retrying")
+            finally:
+                database.restore()
+            expect(page.locator("[data-role=link]")).to_have_text("Connected", timeout=20_000)
+            ready.click()
+            expect(page.locator("[data-table]")).to_have_attribute("data-status", "playing", timeout=15_000)
+            page.close()  # before its server stops, or it would try again
+        finally:
+            server.stop()
+    assert "Exception inside application" not in server.log()
