@@ -297,3 +297,18 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"Notifications of user {self.user_id}"
+
+
+class TimeZonePreference(models.Model):
+    """The time zone a person reads and enters times in, an IANA name (`matches.time_zones`).
+
+    Its own row, not a column of `Player` (an organiser or an admin may have no player, and
+    they are the ones who enter times) nor of `NotificationPreference` (which says which
+    emails, and whose missing row means "all of them"). No row: the browser's zone, else UTC.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="time_zone")
+    name = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"Time zone of user {self.user_id}: {self.name}"

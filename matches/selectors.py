@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from .models import Game, Match, Player, ResultChange
+from .models import Game, Match, Player, ResultChange, TimeZonePreference
 from .placings import competition_places
 from .series import table_scores
 
@@ -41,6 +41,13 @@ def user_player(*, user: AnyUser) -> Player | None:
     if user is None or not user.is_authenticated:
         return None
     return Player.objects.filter(user_id=user.pk).first()
+
+
+def user_time_zone_name(*, user: AnyUser) -> str | None:
+    """The zone the signed-in user chose (an IANA name), or None: no choice yet, or nobody signed in."""
+    if user is None or not user.is_authenticated:
+        return None
+    return TimeZonePreference.objects.filter(user_id=user.pk).values_list("name", flat=True).first()
 
 
 def player_list(*, search: str | None = None) -> QuerySet[Player]:

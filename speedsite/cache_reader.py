@@ -7,7 +7,9 @@ a busy server far more than the bytes do. The reader reads the generation once,
 answers from what came back, reading (or computing and storing) only what was
 not there. A reader sees one generation throughout, so the parts agree.
 `{% cached_part reader name %}` (web/templatetags/parts.py) caches a part of a
-template's HTML through one.
+template's HTML through one. A part's HTML (a name starting `html:`) shows times
+in the reader's time zone (web.middleware.TimeZoneMiddleware), so each zone has
+its own; the data entries hold aware times and are shared by every zone.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.utils import timezone
 
 T = TypeVar("T")
 
@@ -40,6 +43,8 @@ class GenerationReader:
         return self._generation
 
     def _key(self, name: str) -> str:
+        if name.startswith("html:"):  # rendered in the reader's zone: "1 Jan 2030" in UTC is 31 Dec in New York
+            return f"{self._prefix}:{self.generation}:{name}@{timezone.get_current_timezone_name()}"
         return f"{self._prefix}:{self.generation}:{name}"
 
     def prefetch(self, names: Iterable[str]) -> None:

@@ -26,7 +26,7 @@ from .games import (
     require_match_live,
 )
 from .matches import MAX_SERIES_LENGTH, match_create, match_finish, ruleset_resolve, series_resolve
-from .players import HANDLE_PATTERN, organiser_grant, player_create, user_email_set
+from .players import HANDLE_PATTERN, organiser_grant, player_create, user_email_set, user_time_zone_set
 from .result_corrections import (
     PairCorrection,
     TableCorrection,
@@ -71,4 +71,5 @@ __all__ = [
     "series_resolve",
     "table_correction_plan",
     "user_email_set",
+    "user_time_zone_set",
 ]

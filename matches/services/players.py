@@ -14,9 +14,10 @@ from django.db import IntegrityError, transaction
 from speedsite.errors import Invalid, NotAllowed
 from speedsite.site_cache import site_lists_changed
 
-from ..models import Player
+from ..models import Player, TimeZonePreference
 from ..names import claimed_role, name_skeleton
 from ..selectors import ORGANISERS_GROUP, AnyUser, player_get, player_reading_as
+from ..time_zones import zone_get
 
 HANDLE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 
@@ -140,6 +141,20 @@ def user_email_set(*, user: AnyUser, email: str) -> str:
     email = _email_checked(email)
     User.objects.filter(pk=user.pk).update(email=email)
     return email
+
+
+def user_time_zone_set(*, user: AnyUser, name: str) -> str:
+    """The time zone the signed-in user reads and enters times in (an IANA name); returns it as stored."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("Sign in to choose your time zone.")
+    name = name.strip()
+    if zone_get(name) is None:
+        raise Invalid(
+            f"{name!r} is not a time zone: choose one from the list, such as Europe/Berlin or America/New_York.",
+            extra={"field": "time_zone"},
+        )
+    TimeZonePreference.objects.update_or_create(user_id=user.pk, defaults={"name": name})
+    return name
 
 
 def organiser_grant(*, user: AbstractBaseUser) -> None:

@@ -142,7 +142,7 @@ def test_a_new_players_pages_and_emails_settings_at_390px(live_server: Any, new_
     expect(page.get_by_label("Email", exact=True)).to_have_value("zoe@example.org")
     page.get_by_label("My match is called to a station").uncheck()
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_text("Your email settings are saved.")).to_be_visible()
+    expect(page.get_by_text("Your settings are saved.")).to_be_visible()
     expect(page.get_by_label("My match is called to a station")).not_to_be_checked()
     expect(page.get_by_label("A result waits for my confirmation")).to_be_checked()
     _no_sideways_scroll(page)

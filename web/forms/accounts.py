@@ -1,4 +1,5 @@
-"""Sign-up (a new player's account) and a signed-in person's emails (their address, which kinds they get)."""
+"""Sign-up (a new player's account) and a signed-in person's settings: their emails (the address, which kinds
+they get) and their time zone."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+
+from matches.time_zones import MAX_ZONE_NAME, zone_choices, zone_get
 
 
 class SignupForm(forms.Form):
@@ -24,6 +27,17 @@ class SignupForm(forms.Form):
     password2 = forms.CharField(
         label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
+    # The browser's zone, filled in by static/js/time-zone.js: nobody can correct a hidden box, so a name
+    # that is not a zone (no JavaScript, an old browser) is dropped, not refused; Settings change it later.
+    time_zone = forms.CharField(
+        required=False,
+        max_length=200,
+        widget=forms.HiddenInput(attrs={"data-role": "browser-time-zone"}),
+    )
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data.get("time_zone", "")
+        return name if zone_get(name) is not None else ""
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -50,7 +64,8 @@ NOTIFICATION_CHOICES = [
 
 
 class NotificationsForm(forms.Form):
-    """The address emails go to and the kinds the person wants (all on until they turn one off)."""
+    """The address emails go to and the kinds the person wants (all on until they turn one off), and the
+    zone times are shown and typed in."""
 
     email = forms.EmailField(required=False, label="Email", help_text="Leave it empty to get no email at all.")
     kinds = forms.MultipleChoiceField(
@@ -59,3 +74,28 @@ class NotificationsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         label="Email me when",
     )
+    # Left out of a post (a script that only sets emails): the zone stays as it is.
+    time_zone = forms.CharField(
+        required=False,
+        max_length=MAX_ZONE_NAME,
+        label="Time zone",
+        help_text="The site shows every time in it, and reads the times you type in it.",
+        widget=forms.Select(),
+    )
+
+    def __init__(self, *args: Any, time_zone: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = zone_choices()
+        # A zone chosen under an older name (as some browsers report "Asia/Calcutta") stays choosable.
+        if time_zone and time_zone not in names:
+            names = (time_zone, *names)
+        self.fields["time_zone"].widget.choices = [(name, name.replace("_", " ")) for name in names]
+        self.fields["time_zone"].initial = time_zone or names[0]
+
+    def clean_time_zone(self) -> str:
+        name = self.cleaned_data.get("time_zone", "").strip()
+        if name and zone_get(name) is None:
+            raise forms.ValidationError(
+                f"{name!r} is not a time zone: choose one from the list, such as Europe/Berlin or America/New_York."
+            )
+        return name

@@ -8,6 +8,7 @@ from speedsite.numbers import WholeNumberField
 from tournaments.models import Tournament
 from tournaments.services.entry import MAX_CAP
 from tournaments.services.schedule import MAX_ROUND
+from web.forms.base import LocalTimes
 
 
 def _when(label: str, help_text: str = "") -> forms.DateTimeField:
@@ -20,7 +21,7 @@ def _when(label: str, help_text: str = "") -> forms.DateTimeField:
     )
 
 
-class EntryRulesForm(forms.Form):
+class EntryRulesForm(LocalTimes):
     max_entrants = WholeNumberField(
         min_value=2,
         max_value=MAX_CAP,
@@ -28,7 +29,7 @@ class EntryRulesForm(forms.Form):
         label="Most entrants",
         help_text="Empty: no cap. Approved registrations past it wait in order, and move up when a place frees.",
     )
-    registration_closes_at = _when("Registration closes", "Times are UTC. Empty: open until the start.")
+    registration_closes_at = _when("Registration closes", "Empty: open until the start.")
 
 
 class SeedingForm(forms.Form):
@@ -40,10 +41,10 @@ class SeedingForm(forms.Form):
     )
 
 
-class StartsAtForm(forms.Form):
-    starts_at = _when("Starts at", "Times are UTC.")
+class StartsAtForm(LocalTimes):
+    starts_at = _when("Starts at")
 
 
-class RoundTimeForm(forms.Form):
+class RoundTimeForm(LocalTimes):
     round = WholeNumberField(label="Round", min_value=1, max_value=MAX_ROUND, initial=1)
-    not_before = _when("Not before", "Times are UTC. Empty: remove the round's time.")
+    not_before = _when("Not before", "Empty: remove the round's time.")

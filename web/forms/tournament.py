@@ -17,7 +17,7 @@ from tournaments.formats.options import OptionSpec
 from tournaments.models import Tournament
 from tournaments.services.lifecycle import DEFAULT_CONFIRM_WITHIN
 from tournaments.table_settings import BOUNDS as TABLE_BOUNDS
-from web.forms.base import ServiceErrors
+from web.forms.base import LocalTimes, ServiceErrors
 from web.forms.points import points_input, time_limit_input
 
 
@@ -67,7 +67,7 @@ def _site_seconds(key: str) -> str:
     return f"{int(settings.SPEED_TABLE_SETTINGS[key]) / 1000:g}"
 
 
-class TournamentForm(ServiceErrors):
+class TournamentForm(LocalTimes, ServiceErrors):
     """A new tournament; `tournaments.services.tournament_create` checks the combination."""
 
     SERVICE_FIELDS: ClassVar[dict[str, str]] = {

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django import template
 from django.http import QueryDict
 from django.template.defaulttags import querystring
+from django.utils import dateformat, timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from matches.selectors import match_score, user_is_organiser, user_player
+from matches.time_zones import zone_label
 from speedrules.text import clock as engine_clock
 from web.presenters.history import change_words
 from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
@@ -20,6 +25,17 @@ register = template.Library()
 @register.filter
 def is_organiser(user: Any) -> bool:
     return user_is_organiser(user=user)
+
+
+@register.filter
+def when(moment: datetime | None, fmt: str = "j M Y, H:i") -> SafeString | str:
+    """A time as the reader's zone shows it, with that zone's abbreviation or offset ("3 Mar 2030, 10:00 CET"),
+    in a `<time>` that names the instant in UTC for machines. The zone is the request's (web.middleware)."""
+    if moment is None or moment == "":
+        return ""
+    local = timezone.localtime(moment)
+    instant = moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return format_html('<time datetime="{}">{} {}</time>', instant, dateformat.format(local, fmt), zone_label(local))
 
 
 @register.filter

@@ -1,4 +1,5 @@
-"""Accounts: self sign-up, one's emails, and claiming a player created by an organiser (an invite link to choose a password)."""
+"""Accounts: self sign-up, one's settings (emails, time zone), and claiming a player created by an organiser (an
+invite link to choose a password)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from django.contrib.auth.tokens import default_token_generator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.views.decorators.http import require_http_methods
 
-from matches.services import player_create, user_email_set
+from matches.selectors import user_time_zone_name
+from matches.services import player_create, user_email_set, user_time_zone_set
 from matches.services.notifications import notification_preferences_get, notification_preferences_set
 from speedsite.errors import ApplicationError
 from speedsite.numbers import column_range, whole_number
@@ -56,6 +59,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(field if field in {"handle", "display_name", "email"} else None, exc.message)
         else:
             assert player.user is not None
+            if data["time_zone"]:  # the browser's, when it said one
+                user_time_zone_set(user=player.user, name=data["time_zone"])
             login(request, player.user, backend=_BACKEND)
             messages.success(request, f"Welcome, {player.display_name}: you are signed up as {player.handle}.")
             return redirect("web:my_matches")
@@ -65,21 +70,29 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
-    """The signed-in person's emails: the address they go to, and each kind on or off."""
+    """The signed-in person's settings: the address emails go to, each kind on or off, and their time zone."""
     user = request.user
     preference = notification_preferences_get(user_id=user.pk)
     on = [kind for kind, _label in NOTIFICATION_CHOICES if getattr(preference, kind)]
-    form = NotificationsForm(request.POST or None, initial={"email": getattr(user, "email", ""), "kinds": on})
+    # Never chosen: the zone the page is shown in now (the browser's, else UTC), saved as the choice with the form.
+    zone = user_time_zone_name(user=user) or timezone.get_current_timezone_name()
+    form = NotificationsForm(
+        request.POST or None, initial={"email": getattr(user, "email", ""), "kinds": on}, time_zone=zone
+    )
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            user_email_set(user=user, email=form.cleaned_data["email"])
-            notification_preferences_set(user=user, kinds=form.cleaned_data["kinds"])
+            user_email_set(user=user, email=data["email"])
+            notification_preferences_set(user=user, kinds=data["kinds"])
+            if data["time_zone"]:
+                user_time_zone_set(user=user, name=data["time_zone"])
         except ApplicationError as exc:
-            form.add_error("email" if (exc.extra or {}).get("field") == "email" else None, exc.message)
+            field = (exc.extra or {}).get("field")
+            form.add_error(field if field in {"email", "time_zone"} else None, exc.message)
         else:
-            messages.success(request, "Your email settings are saved.")
+            messages.success(request, "Your settings are saved.")
             return redirect("web:notifications")
-    return render(request, "registration/notifications.html", {"form": form})
+    return render(request, "registration/notifications.html", {"form": form, "time_zone": zone})
 
 
 def claim_url(user: AbstractBaseUser) -> str:
