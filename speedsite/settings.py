@@ -414,6 +414,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.tables_sweep",
         "schedule": float(os.environ.get("SPEED_TABLE_SWEEP_EVERY_SECONDS", "2")),
     },
+    # Emails are outbox rows written with the change they tell of; their task leaves at the commit.
+    # Rows still pending a while later (the broker was down then, or their worker died) are sent
+    # by this sweep. SKIP LOCKED keeps a row from being sent by two workers at once.
+    "send-pending-emails": {
+        "task": "matches.outbox_sweep",
+        "schedule": float(os.environ.get("SPEED_OUTBOX_SWEEP_EVERY_SECONDS", "30")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -435,8 +442,18 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Speed <speed@localhost>")
-# Where people reach the site: the links in emails start with it.
+# The file backend (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend) writes here.
+if os.environ.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+# Where people reach the site: every link in every email starts with it (password resets too,
+# never the request's Host). The demo sets it from the address it serves on.
 SPEED_SITE_URL = os.environ.get("SPEED_SITE_URL", "http://localhost:8000")
+# The outbox (matches.services.outbox): how old a pending email must be before the beat's sweep
+# sends it (longer than its own task normally waits in the queue), how many failed sends make
+# it given up, and how long sent and skipped rows are kept.
+SPEED_OUTBOX_SWEEP_AFTER_SECONDS = int(os.environ.get("SPEED_OUTBOX_SWEEP_AFTER_SECONDS", "60"))
+SPEED_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("SPEED_OUTBOX_MAX_ATTEMPTS", "10"))
+SPEED_OUTBOX_KEEP_DAYS = int(os.environ.get("SPEED_OUTBOX_KEEP_DAYS", "30"))
 
 LOGGING = {
     "version": 1,
