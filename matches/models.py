@@ -315,7 +315,7 @@ class OutboxEmail(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     address = models.EmailField(max_length=254, blank=True)
-    subject = models.CharField(max_length=200, blank=True)
+    subject = models.CharField(max_length=400, blank=True)
     body = models.TextField(blank=True)
     created_at = models.DateTimeField()
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 
 from .services import games_lapse
-from .services.outbox import outbox_send, outbox_sweep, outbox_write
+from .services.outbox import outbox_prune, outbox_send, outbox_sweep, outbox_write
 
 
 @shared_task(name="matches.games_lapse", ignore_result=True)
@@ -35,6 +35,13 @@ def outbox_sweep_task() -> int:
     """Celery beat: send the outbox rows still pending after a grace (the broker was down at their commit)."""
     close_old_connections()
     return outbox_sweep(older_than=timedelta(seconds=settings.SPEED_OUTBOX_SWEEP_AFTER_SECONDS)).sent
+
+
+@shared_task(name="matches.outbox_prune", ignore_result=True)
+def outbox_prune_task() -> int:
+    """Celery beat, daily: forget the emails sent or skipped more than SPEED_OUTBOX_KEEP_DAYS ago."""
+    close_old_connections()
+    return outbox_prune()
 
 
 @shared_task(name="matches.notification_send", ignore_result=True, bind=True)

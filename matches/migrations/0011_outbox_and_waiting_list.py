@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('kind', models.CharField(max_length=24)),
                 ('address', models.EmailField(blank=True, max_length=254)),
-                ('subject', models.CharField(blank=True, max_length=200)),
+                ('subject', models.CharField(blank=True, max_length=400)),
                 ('body', models.TextField(blank=True)),
                 ('created_at', models.DateTimeField()),
                 ('sent_at', models.DateTimeField(blank=True, null=True)),

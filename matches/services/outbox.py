@@ -20,13 +20,14 @@ are answered alike) and no usable link is ever stored.
 
 Sweeping: when the broker was down at the commit, the task never left;
 `outbox_sweep` (Celery beat, `CELERY_BEAT_SCHEDULE`) sends the rows still
-pending after `SPEED_OUTBOX_SWEEP_AFTER_SECONDS`, and forgets sent and skipped
-rows after `SPEED_OUTBOX_KEEP_DAYS`.
+pending after `SPEED_OUTBOX_SWEEP_AFTER_SECONDS`; once a day `outbox_prune`
+forgets sent and skipped rows older than `SPEED_OUTBOX_KEEP_DAYS`.
 """
 
 from __future__ import annotations
 
 import logging
+import smtplib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -52,6 +53,10 @@ PASSWORD_RESET = "password_reset"  # noqa: S105 - a kind's name, not a password
 BATCH = 100
 #: Batches one sweep sends at most (the next sweep goes on), so that a task stays short.
 SWEEP_BATCHES = 20
+
+#: A mail server's refusal of one message (its recipient, its sender, its data); any other failure
+#: (a connection refused or timed out, a login refused) is the backend's, and ends the batch.
+MESSAGE_REFUSED = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError)
 
 #: Why a row is not sent, and never will be (`OutboxEmail.skipped`).
 NO_ADDRESS = "no address"
@@ -116,6 +121,8 @@ class OutboxResult:
     sent: int = 0
     skipped: int = 0
     failed: int = 0
+    # The backend failed as a whole (not one message): the rows after it were left as they were.
+    backend_down: bool = False
 
     def add(self, other: OutboxResult) -> None:
         self.sent, self.skipped, self.failed = (
@@ -123,6 +130,7 @@ class OutboxResult:
             self.skipped + other.skipped,
             self.failed + other.failed,
         )
+        self.backend_down = self.backend_down or other.backend_down
 
 
 def _password_reset_messages(row: OutboxEmail, sender: str) -> list[EmailMessage]:
@@ -163,7 +171,10 @@ def outbox_send(
     """Send pending rows (these `ids`, or any created before `created_before`), at most `limit`, in one transaction.
 
     The rows taken stay locked until they are marked (SKIP LOCKED: rows another
-    worker holds are left to it), oldest first.
+    worker holds are left to it), oldest first. A mail server that refuses one
+    message fails that row only; a backend that fails as a whole (unreachable)
+    fails the row it was sending and leaves the rest untried: each would wait
+    out EMAIL_TIMEOUT in turn, holding the batch's locks.
     """
     result = OutboxResult()
     with transaction.atomic():
@@ -184,6 +195,8 @@ def outbox_send(
         now = timezone.now()
         try:
             for row in rows:
+                if result.backend_down:
+                    break
                 if row.kind == PASSWORD_RESET:
                     messages = _password_reset_messages(row, sender)
                     row.skipped = "" if messages else UNKNOWN_ADDRESS
@@ -206,6 +219,7 @@ def outbox_send(
                     logger.warning("outbox email %s not sent (attempt %s): %s", row.pk, row.attempts, row.last_error)
                     if row.attempts >= settings.SPEED_OUTBOX_MAX_ATTEMPTS:
                         row.skipped = GAVE_UP
+                    result.backend_down = not isinstance(exc, MESSAGE_REFUSED)
                     continue
                 row.sent_at = now
                 row.last_error = ""
@@ -220,7 +234,7 @@ def outbox_sweep(*, older_than: timedelta, batches: int = SWEEP_BATCHES) -> Outb
     """Send the rows still pending `older_than` after they were written (the broker was down), batch by batch.
 
     Each batch is its own transaction; the cursor moves past rows that failed,
-    so one sweep tries each row once. Then forget rows done long ago.
+    so one sweep tries each row once, and a backend down ends the sweep.
     """
     total = OutboxResult()
     cutoff = timezone.now() - older_than
@@ -233,9 +247,11 @@ def outbox_sweep(*, older_than: timedelta, batches: int = SWEEP_BATCHES) -> Outb
         )
         if not ids:
             break
-        total.add(outbox_send(ids=ids, created_before=cutoff))
+        batch = outbox_send(ids=ids, created_before=cutoff)
+        total.add(batch)
+        if batch.backend_down:
+            break
         after_id = ids[-1]
-    outbox_prune()
     return total
 
 

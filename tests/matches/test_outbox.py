@@ -166,22 +166,27 @@ def test_nobody_without_an_address_is_sent_one(alice) -> None:
     assert OutboxEmail.objects.get().skipped == NO_ADDRESS
 
 
-def test_a_mail_server_that_refuses_leaves_the_row_pending_until_it_answers(alice, settings) -> None:
-    """A real SMTP connection to a port nothing listens on; the row is marked sent only once a backend accepts it."""
-    with_email(alice)
-    [row] = tell(alice)
-    aged(row)
+def test_a_mail_server_that_is_down_leaves_the_rows_pending_until_it_answers(alice, ben, settings) -> None:
+    """A real SMTP connection to a port nothing listens on; a row is marked sent only once a backend accepts it.
+
+    The first row's failure ends the sweep: the next would only wait out the same timeout.
+    """
+    with_email(alice), with_email(ben)
+    [first], [second] = tell(alice), tell(ben)
+    aged(first, second)
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS, settings.EMAIL_TIMEOUT = "127.0.0.1", 1, False, 2
-    assert outbox_sweep(older_than=GRACE).failed == 1
-    row.refresh_from_db()
-    assert (row.sent_at, row.attempts, row.skipped) == (None, 1, "")
-    assert "Connection refused" in row.last_error or "ConnectionRefused" in row.last_error
+    down = outbox_sweep(older_than=GRACE)
+    assert (down.sent, down.failed, down.backend_down) == (0, 1, True)
+    first.refresh_from_db(), second.refresh_from_db()
+    assert (first.sent_at, first.attempts, first.skipped) == (None, 1, "")
+    assert "Connection refused" in first.last_error or "ConnectionRefused" in first.last_error
+    assert (second.sent_at, second.attempts, second.last_error) == (None, 0, "")  # not tried
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # the server is back
-    assert outbox_sweep(older_than=GRACE).sent == 1
-    row.refresh_from_db()
-    assert (row.attempts, row.last_error) == (2, "")
-    assert [m.to for m in mail.outbox] == [["alice@example.org"]]
+    assert outbox_sweep(older_than=GRACE).sent == 2
+    first.refresh_from_db()
+    assert (first.attempts, first.last_error) == (2, "")
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "ben@example.org"]
 
 
 def test_a_row_that_keeps_failing_is_given_up(alice, settings) -> None:
@@ -211,6 +216,7 @@ def test_the_beat_sweeps_the_outbox() -> None:
     assert "matches.outbox_sweep" in entries
     assert "matches.outbox_sweep" in celery_app.tasks and "matches.outbox_send" in celery_app.tasks
     assert entries["matches.outbox_sweep"] <= django_settings.SPEED_OUTBOX_SWEEP_AFTER_SECONDS
+    assert "matches.outbox_prune" in entries and "matches.outbox_prune" in celery_app.tasks
 
 
 def test_a_message_queued_before_the_outbox_is_still_sent(alice, capture) -> None:
