@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from speedsite.admin_readonly import HistoryAdmin, HistoryInline
 
-from .models import Game, Match, NotificationPreference, Player, ResultChange
+from .models import Game, Match, NotificationPreference, OutboxEmail, Player, ResultChange
 
 
 @admin.register(Player)
@@ -59,8 +59,18 @@ class ResultChangeAdmin(HistoryAdmin):
 
 @admin.register(NotificationPreference)
 class NotificationPreferenceAdmin(admin.ModelAdmin):
-    list_display = ["user", "claim_waiting", "match_called", "registration_approved", "dispute"]
-    list_filter = ["claim_waiting", "match_called", "registration_approved", "dispute"]
+    list_display = ["user", "claim_waiting", "match_called", "registration_approved", "dispute", "waiting_list"]
+    list_filter = ["claim_waiting", "match_called", "registration_approved", "dispute", "waiting_list"]
     search_fields = ["user__username", "user__email"]
     list_select_related = ["user"]
     raw_id_fields = ["user"]
+
+
+# What was sent, to whom and when, or why not: written and marked only by matches.services.outbox.
+@admin.register(OutboxEmail)
+class OutboxEmailAdmin(HistoryAdmin):
+    list_display = ["id", "kind", "user", "address", "subject", "created_at", "sent_at", "attempts", "skipped"]
+    list_filter = ["kind", "skipped", "created_at"]
+    search_fields = ["user__username", "user__email", "address", "subject"]
+    list_select_related = ["user"]
+    date_hierarchy = "created_at"

@@ -294,6 +294,9 @@ class NotificationPreference(models.Model):
     match_called = models.BooleanField(default=True, help_text="My match is called to a station")
     registration_approved = models.BooleanField(default=True, help_text="My registration is approved")
     dispute = models.BooleanField(default=True, help_text="A game in my tournament is disputed (organisers)")
+    waiting_list = models.BooleanField(
+        default=True, help_text="My place on a waiting list changes (joined, moved up, left out at the start)"
+    )
 
     def __str__(self) -> str:
         return f"Notifications of user {self.user_id}"
@@ -312,3 +315,50 @@ class TimeZonePreference(models.Model):
 
     def __str__(self) -> str:
         return f"Time zone of user {self.user_id}: {self.name}"
+
+
+class OutboxEmail(models.Model):
+    """One email to send, written in the transaction of the change it tells of (`matches.services.outbox`).
+
+    A change rolled back leaves no row; a committed one leaves a row that stays
+    pending (`sent_at` and `skipped` empty) until a worker's backend accepted
+    the message, so a broker down at the commit loses nothing: the beat's
+    sweep sends what is still pending. A notification names its `user`; whether
+    they still have an address and want this `kind` is read when it is sent. A
+    password reset names only the `address` asked for: the user, the token and
+    the link are made when it is sent, and never stored (the body stays empty).
+    """
+
+    kind = models.CharField(max_length=24)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    address = models.EmailField(max_length=254, blank=True)
+    subject = models.CharField(max_length=400, blank=True)
+    body = models.TextField(blank=True)
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    # Why it was not sent, and never will be: "turned off", "no address", "unknown address", "gave up".
+    skipped = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            # The sweep's look for rows still pending: small, as pending rows are few.
+            models.Index(
+                fields=["created_at"],
+                name="outbox_pending_by_age",
+                condition=models.Q(sent_at__isnull=True, skipped=""),
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(address=""), name="outbox_to_someone"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "sent" if self.sent_at else (f"skipped: {self.skipped}" if self.skipped else "pending")
+        return f"{self.kind} email {self.pk} ({state})"

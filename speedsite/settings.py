@@ -185,18 +185,7 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Email (password resets): printed on the console in development; SMTP in production,
-# set with EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS.
-EMAIL_BACKEND = os.environ.get(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
-)
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Speed <speed@localhost>")
+# Email: see "Email" below (one setting of each, for notifications and password resets alike).
 # A password reset link works this long (Django's setting; its default is three days).
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 LOGIN_URL = "login"
@@ -419,6 +408,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.tables_sweep",
         "schedule": float(os.environ.get("SPEED_TABLE_SWEEP_EVERY_SECONDS", "2")),
     },
+    # Emails are outbox rows written with the change they tell of; their task leaves at the commit.
+    # Rows still pending a while later (the broker was down then, or their worker died) are sent
+    # by this sweep. SKIP LOCKED keeps a row from being sent by two workers at once.
+    "send-pending-emails": {
+        "task": "matches.outbox_sweep",
+        "schedule": float(os.environ.get("SPEED_OUTBOX_SWEEP_EVERY_SECONDS", "30")),
+    },
+    "prune-sent-emails": {"task": "matches.outbox_prune", "schedule": 24 * 3600.0},
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -428,7 +425,8 @@ SPEED_RESEND_PENDING_AFTER_SECONDS = int(os.environ.get("SPEED_RESEND_PENDING_AF
 SPEED_LAPSE_ON_READ = os.environ.get("SPEED_LAPSE_ON_READ", "1" if not CELERY_BROKER_URL else "0") == "1"
 
 # Email (notifications: a claim to confirm, a match called, a registration approved, a
-# dispute). The console backend prints them (the demo); set EMAIL_HOST to send through SMTP.
+# dispute, a waiting list; and password resets). The console backend prints them (the demo);
+# set EMAIL_HOST to send through SMTP.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
@@ -440,8 +438,18 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Speed <speed@localhost>")
-# Where people reach the site: the links in emails start with it.
+# The file backend (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend) writes here.
+if os.environ.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+# Where people reach the site: every link in every email starts with it (password resets too,
+# never the request's Host). The demo sets it from the address it serves on.
 SPEED_SITE_URL = os.environ.get("SPEED_SITE_URL", "http://localhost:8000")
+# The outbox (matches.services.outbox): how old a pending email must be before the beat's sweep
+# sends it (longer than its own task normally waits in the queue), how many failed sends make
+# it given up, and how long sent and skipped rows are kept.
+SPEED_OUTBOX_SWEEP_AFTER_SECONDS = int(os.environ.get("SPEED_OUTBOX_SWEEP_AFTER_SECONDS", "60"))
+SPEED_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("SPEED_OUTBOX_MAX_ATTEMPTS", "10"))
+SPEED_OUTBOX_KEEP_DAYS = int(os.environ.get("SPEED_OUTBOX_KEEP_DAYS", "30"))
 
 LOGGING = {
     "version": 1,

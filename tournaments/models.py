@@ -83,6 +83,11 @@ class Tournament(models.Model):
     # approved registrations beyond it wait in order; self-registration ends at `registration_closes_at`.
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
     registration_closes_at = models.DateTimeField(null=True, blank=True)
+    # What a start with check-in open changed in the entry, for an undone start to put back
+    # (`tournaments.services.entry.no_shows_drop`): {"order": [player ids by seed before the start],
+    # "dropped": [player ids of the no-shows], "moved_up": [registration ids moved up into their places]}.
+    # None when the start dropped no one (or before any start).
+    start_entry = models.JSONField(null=True, blank=True)
 
     class SeedBy(models.TextChoices):
         MANUAL = "manual", "By hand (the entrants' order)"

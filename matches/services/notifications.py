@@ -1,12 +1,14 @@
-"""Emails that tell a person something waits on them, through Django's email backend.
+"""Emails that tell a person something waits on them, through the outbox (`outbox`) and Django's email backend.
 
-Four kinds (`Kind`), each a flag of `NotificationPreference` that its person can
+Five kinds (`Kind`), each a flag of `NotificationPreference` that its person can
 turn off (no row: all on). The services that make the change call `notify`
-explicitly, inside their transaction, with the text and the users it is for; a
-Celery task gets it when the transaction commits (`on_commit`, robust), reads
-who has an address and wants this kind, and sends. A change rolled back sends
-nothing, a mail server that fails never undoes a committed result, and the
-change itself (a verified log's claim under the match lock) reads nothing more.
+explicitly, inside their transaction, with the text and the users it is for;
+`notify` writes one outbox row per user (one INSERT, in that transaction) and a
+Celery task sends them when it commits; rows a broker outage kept from their
+task are sent by the beat's sweep. Who has an address and wants this kind is
+read at send time. A change rolled back sends nothing, a mail server that fails
+never undoes a committed result, and the change itself (a verified log's claim
+under the match lock) reads nothing more: it writes the one INSERT.
 """
 
 from __future__ import annotations
@@ -14,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mass_mail
 from django.db import transaction
 from django.urls import reverse
 
@@ -25,6 +25,7 @@ from speedsite.errors import NotAllowed
 from ..listeners import match_organisers
 from ..models import Game, Match, NotificationPreference
 from ..selectors import ORGANISERS_GROUP, AnyUser
+from .outbox import outbox_write, site_url
 
 User = get_user_model()
 
@@ -39,19 +40,14 @@ class Kind(StrEnum):
     MATCH_CALLED = "match_called"
     REGISTRATION_APPROVED = "registration_approved"
     DISPUTE = "dispute"
-
-
-def site_url(path: str) -> str:
-    """An absolute link to a page of the site (SPEED_SITE_URL, the address people reach it at)."""
-    return settings.SPEED_SITE_URL.rstrip("/") + path
+    WAITING_LIST = "waiting_list"
 
 
 def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> None:
-    """Email these users about `kind` once the current transaction commits (at once outside one).
+    """Email these users about `kind`: their outbox rows, sent once the current transaction commits.
 
-    No query here: who has an address and has not turned this kind off is
-    read by the task, after the commit, so a change under the match lock (a
-    verified log's claim) sends no more statements than before.
+    One statement, the INSERT (none when nobody is named): who has an address
+    and has not turned this kind off is read by the task, after the commit.
     """
     ids = sorted({user_id for user_id in user_ids if user_id is not None})
     if not ids:
@@ -65,12 +61,7 @@ def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: S
         ]
     )
 
-    def send() -> None:  # a named function: Django logs a robust callback's __qualname__
-        from ..tasks import notification_send_task  # noqa: PLC0415 - the tasks module imports the services
-
-        notification_send_task.delay(kind.value, ids, f"Speed: {subject}", body)
-
-    transaction.on_commit(send, robust=True)
+    outbox_write(kind=kind.value, user_ids=ids, subject=f"Speed: {subject}", body=body)
 
 
 def notification_preferences_get(*, user_id: int) -> NotificationPreference:
@@ -154,23 +145,3 @@ def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str
             ],
             path=_match_path(match),
         )
-
-
-def notification_send(*, kind: str, user_ids: Sequence[int], subject: str, body: str) -> int:
-    """Send one email to each of these users who has an address, is active and has not turned `kind` off.
-
-    One query for the addresses, then Django's email backend on one connection; returns how many were sent.
-    """
-    flag = Kind(kind).value  # a kind the preferences know, or ValueError
-    addresses = sorted(
-        set(
-            User.objects.filter(pk__in=list(user_ids), is_active=True)
-            .exclude(email="")
-            .exclude(**{f"notifications__{flag}": False})
-            .values_list("email", flat=True)
-        )
-    )
-    if not addresses:
-        return 0
-    sender = settings.DEFAULT_FROM_EMAIL
-    return send_mass_mail([(subject, body, sender, [address]) for address in addresses])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from matches.models import Game, Match, NotificationPreference, Player
-from matches.services.notifications import notification_preferences_set
+from matches.models import Game, Match, NotificationPreference, OutboxEmail, Player
+from matches.services.notifications import Kind, notification_preferences_set, notify
 from replays.models import LogVerdict, MatchLog, ReplaySteps
 from replays.services import log_steps_build, log_submit, log_verify
 from tests.factories import body, make_match, make_user, won_log
@@ -22,12 +22,15 @@ def admin_client(alice, ben) -> Client:
     log_verify(log_id=log.pk, force=True)  # an audit row
     log_steps_build(log_id=log.pk)
     notification_preferences_set(user=alice.user, kinds=["dispute"])
+    notify(kind=Kind.MATCH_CALLED, user_ids=[alice.user.pk], subject="alice is called", lines=["x"], path="/")
     client = Client()
     client.force_login(make_user("boss", superuser=True))
     return client
 
 
-@pytest.mark.parametrize("model", [Player, Match, Game, MatchLog, LogVerdict, ReplaySteps, NotificationPreference])
+@pytest.mark.parametrize(
+    "model", [Player, Match, Game, MatchLog, LogVerdict, ReplaySteps, NotificationPreference, OutboxEmail]
+)
 def test_admin_pages_work(admin_client, model):
     url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
     assert admin_client.get(url).status_code == 200

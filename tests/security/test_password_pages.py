@@ -1,4 +1,9 @@
-"""Players change their password on the site, and reset a forgotten one by email (Django's views and backend)."""
+"""Players change their password on the site, and reset a forgotten one by email (Django's views and backend).
+
+A reset request writes the address to the outbox and nothing else; the task
+(run here by `capture(execute=True)`, as the commit runs it) finds the
+account, makes the link from SPEED_SITE_URL and sends it.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,14 @@ import re
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
-from tests.factories import PASSWORD
+from matches.models import OutboxEmail
+from matches.services.outbox import UNKNOWN_ADDRESS
+from tests.factories import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -39,12 +48,13 @@ def test_a_player_changes_their_password_and_stays_logged_in(alice):
     assert not Token.objects.filter(key=token.key).exists()  # the old API token ends with the old password
 
 
-def test_a_forgotten_password_is_reset_through_the_emailed_link(alice):
+def test_a_forgotten_password_is_reset_through_the_emailed_link(alice, capture):
     alice.user.email = "alice@example.org"
     alice.user.save()
     client = Client()
     assert b"Forgot your password?" in client.get("/accounts/login/").content
-    sent = client.post("/accounts/password/reset/", {"email": "alice@example.org"})
+    with capture(execute=True):
+        sent = client.post("/accounts/password/reset/", {"email": "alice@example.org"})
     assert sent.status_code == 302
     assert sent["Location"] == "/accounts/password/reset/sent/"
     [message] = mail.outbox
@@ -64,10 +74,71 @@ def test_a_forgotten_password_is_reset_through_the_emailed_link(alice):
     assert not again.context["validlink"]
 
 
-def test_an_unknown_address_gets_the_same_answer_and_no_mail():
-    response = Client().post("/accounts/password/reset/", {"email": "nobody@example.org"})
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(capture):
+    with capture(execute=True):
+        response = Client().post("/accounts/password/reset/", {"email": "nobody@example.org"})
     assert response.status_code == 302
     assert mail.outbox == []
+    [row] = OutboxEmail.objects.all()
+    assert (row.address, row.sent_at, row.skipped) == ("nobody@example.org", None, UNKNOWN_ADDRESS)
+
+
+def _reset_request(address: str, capture) -> tuple[int, str, list[str]]:
+    """The answer to a reset request for `address`, and its statements with the address and times taken out."""
+    with capture() as callbacks, CaptureQueriesContext(connection) as queries:
+        response = Client().post("/accounts/password/reset/", {"email": address})
+    assert len(callbacks) == 1  # the send, after the commit: not part of the answer
+    statements = [
+        re.sub(r"'[0-9-]+ [0-9:.+]+'::timestamptz", "TIME", query["sql"].replace(address, "ADDRESS"))
+        for query in queries.captured_queries
+    ]
+    return response.status_code, response["Location"], statements
+
+
+def test_a_known_and_an_unknown_address_are_answered_alike_after_the_same_statements(alice, capture):
+    """Nothing in the request tells whether the address has an account: the same answer, the same queries
+    (none of them reads a user), so the same work, whatever the time it takes on a given machine."""
+    alice.user.email = "alice@example.org"
+    alice.user.save()
+    known = _reset_request("alice@example.org", capture)
+    unknown = _reset_request("nobody@example.org", capture)
+    assert known[:2] == unknown[:2] == (302, "/accounts/password/reset/sent/")
+    assert known[2] == unknown[2]
+    assert not any("auth_user" in sql for sql in known[2])
+    assert any(sql.startswith('INSERT INTO "matches_outboxemail"') for sql in known[2])
+    assert mail.outbox == []  # neither is sent by the request
+
+
+@pytest.mark.parametrize("host", ["localhost:6666", "localhost.", "127.0.0.1"])
+def test_the_reset_link_is_the_sites_address_whatever_the_host_header(alice, capture, settings, host):
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost."]
+    settings.SPEED_SITE_URL = "https://speed.example.org/"
+    alice.user.email = "alice@example.org"
+    alice.user.save()
+    with capture(execute=True):
+        response = Client().post("/accounts/password/reset/", {"email": "alice@example.org"}, HTTP_HOST=host)
+    assert response.status_code == 302
+    [message] = mail.outbox
+    links = re.findall(r"https?://\S+", message.body)
+    assert links and all(link.startswith("https://speed.example.org") for link in links)
+    assert any(link.startswith("https://speed.example.org/accounts/password/reset/") for link in links)
+    assert host not in message.body
+    assert "at https://speed.example.org." in message.body
+
+
+def test_every_account_at_the_address_gets_its_own_link_and_none_is_stored(alice, capture):
+    """As Django's form does: each active account with a usable password at the address (case aside)."""
+    ben = make_player("ben")
+    for user, address in ((alice.user, "shared@example.org"), (ben.user, "Shared@Example.org")):
+        user.email = address
+        user.save()
+    with capture(execute=True):
+        Client().post("/accounts/password/reset/", {"email": "shared@example.org"})
+    assert sorted(message.to[0] for message in mail.outbox) == ["Shared@Example.org", "shared@example.org"]
+    assert sorted(m.body.split("account ")[1].split(" ")[0] for m in mail.outbox) == ["alice", "ben"]
+    [row] = OutboxEmail.objects.all()
+    assert row.sent_at is not None
+    assert (row.subject, row.body) == ("", "")  # the links are credentials: made when sent, never kept
 
 
 def test_reset_requests_are_limited_per_address(settings, alice):

@@ -22,7 +22,7 @@ from tournaments.table_settings import table_settings_clean
 from ..models import Entrant, Tournament, TournamentMatch
 from ..selectors import tournament_has_results
 from .common import organiser_fixable, require_organiser, require_setup, tournament_lock
-from .entry import MAX_CAP
+from .entry import MAX_CAP, start_entry_restore, waiting_left_out_notify
 from .pairings import pairings_open
 from .seeding import seeds_apply
 
@@ -179,7 +179,7 @@ def tournament_update(*, tournament_id: int, user: AnyUser, settings: Tournament
 
 @transaction.atomic
 def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
-    """Close the entry, make the first pairings (and their matches), and run."""
+    """Close the entry, make the first pairings (and their matches), and run; tell the waiting list it is left out."""
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
@@ -195,6 +195,7 @@ def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at", "options", "setup_options"])
         pairings_open(tournament, entrants=entrants)
+    waiting_left_out_notify(tournament)
     tournament.refresh_from_db()
     return tournament
 
@@ -213,8 +214,10 @@ def tournament_start_undo(*, tournament_id: int, user: AnyUser) -> Tournament:
     Refused (`Conflict`) once any game of it has a result, a claim, a dispute
     or a log, or a correction was made: those are records, kept. The
     tournament is not started again, with the options it had before the
-    start; entrants the start dropped for not checking in stay dropped, and
-    registration and check-in stay closed until the organiser opens them.
+    start. Entrants the start dropped for not checking in are entered again
+    and those who moved up into their places go back to the waiting list
+    (`entry.start_entry_restore`); registration and check-in stay closed until
+    the organiser opens them.
     """
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
@@ -230,6 +233,7 @@ def tournament_start_undo(*, tournament_id: int, user: AnyUser) -> Tournament:
     TournamentMatch.objects.filter(tournament=tournament).delete()
     Match.objects.filter(pk__in=match_ids).delete()  # their open games and history go with them
     Entrant.objects.filter(tournament=tournament).update(place=None, place_to=None)
+    start_entry_restore(tournament)
     tournament.status = Tournament.Status.SETUP
     tournament.started_at = None
     tournament.finished_at = None
@@ -237,7 +241,17 @@ def tournament_start_undo(*, tournament_id: int, user: AnyUser) -> Tournament:
         tournament.options = tournament.setup_options
     tournament.setup_options = None
     tournament.seeding_record = None  # the next start seeds again
-    tournament.save(update_fields=["status", "started_at", "finished_at", "options", "setup_options", "seeding_record"])
+    tournament.save(
+        update_fields=[
+            "status",
+            "started_at",
+            "finished_at",
+            "options",
+            "setup_options",
+            "seeding_record",
+            "start_entry",
+        ]
+    )
     site_lists_changed()
     return tournament
 

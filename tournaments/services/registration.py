@@ -2,9 +2,10 @@
 
 Players register themselves while an organiser keeps registration open; each
 registration waits for an organiser's approval, which enters the player after
-the last seed. Once an organiser opens check-in, entrants check themselves in
-(or an organiser checks them in), and `tournament_start_checked` drops those
-who did not before it starts the tournament.
+the last seed (or, when the event is full, puts it on the waiting list). Once
+an organiser opens check-in, entrants check themselves in (or an organiser
+checks them in), and `tournament_start_checked` drops those who did not, and
+moves the waiting list up into their places, before it starts the tournament.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock
 from .entrants import entrant_add
-from .entry import entry_is_full, registration_deadline_passed
+from .entry import entry_is_full, no_shows_drop, registration_deadline_passed, waiting_joined_notify
 from .lifecycle import TournamentSettings, tournament_create, tournament_start, tournament_update
 
 #: Lines one pasted list may hold (a bigger field is split over several pastes).
@@ -140,6 +141,8 @@ def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -
     registration.decided_by = user if user is not None and user.is_authenticated else None
     registration.decided_at = now
     registration.save(update_fields=["status", "waiting_since", "decided_by", "decided_at"])
+    if registration.status == Registration.Status.WAITING:
+        waiting_joined_notify(registration, tournament)
     if registration.status == Registration.Status.APPROVED:
         notify(
             kind=Kind.REGISTRATION_APPROVED,
@@ -181,32 +184,35 @@ def entrant_check_in(*, tournament_id: int, user: AnyUser, handle: str | None = 
     return entrant
 
 
-def _seeds_compact(tournament: Tournament) -> None:
-    """Seeds 1..n in their order, after withdrawals left gaps (ascending, so no two ever share a seed)."""
-    for number, entrant in enumerate(Entrant.objects.filter(tournament=tournament).order_by("seed"), start=1):
-        if entrant.seed != number:
-            entrant.seed = number
-            entrant.save(update_fields=["seed"])
+@dataclass(frozen=True)
+class CheckedStart:
+    """What `tournament_start_checked` did: the tournament, who it dropped for not checking in, who moved up."""
+
+    tournament: Tournament
+    dropped: list[str]
+    moved_up: list[str]
 
 
 @transaction.atomic
-def tournament_start_checked(*, tournament_id: int, user: AnyUser) -> tuple[Tournament, list[str]]:
+def tournament_start_checked(*, tournament_id: int, user: AnyUser) -> CheckedStart:
     """Start the tournament; while check-in is open, first drop the entrants who did not check in.
 
-    Returns the tournament and the handles dropped (the organiser sees them).
+    The first on the waiting list move up into the places the no-shows leave
+    (`entry.no_shows_drop`); an undone start puts both back. The organiser sees
+    who was dropped and who moved up.
     """
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
     dropped: list[str] = []
+    moved: list[str] = []
+    tournament.start_entry = None
     if tournament.checkin_open:
-        absent = Entrant.objects.filter(tournament=tournament, checked_in_at__isnull=True).select_related("player")
-        dropped = [entrant.player.handle for entrant in absent.order_by("seed")]
-        absent.delete()
-        _seeds_compact(tournament)
+        dropped, moved = no_shows_drop(tournament)
     tournament.registration_open = tournament.checkin_open = False
-    tournament.save(update_fields=["registration_open", "checkin_open"])
-    return tournament_start(tournament_id=tournament.pk, user=user), dropped
+    tournament.save(update_fields=["registration_open", "checkin_open", "start_entry"])
+    started = tournament_start(tournament_id=tournament.pk, user=user)
+    return CheckedStart(started, dropped, moved)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ NOTIFICATION_CHOICES = [
     ("match_called", "My match is called to a station"),
     ("registration_approved", "My registration for a tournament is approved"),
     ("dispute", "A game in a tournament I organise is disputed"),
+    ("waiting_list", "My place on a tournament's waiting list changes"),
 ]
 
 

@@ -115,6 +115,20 @@ def registrations_waiting(*, tournament: Tournament) -> list[Registration]:
     )
 
 
+def start_waiting_list(
+    *, tournament: Tournament, entrants: int, absent: int
+) -> tuple[list[Registration], list[Registration]]:
+    """What the start does to the waiting list: who moves up into the no-shows' places, and who is left out.
+
+    As `tournaments.services.entry.no_shows_drop` does it: the first on the list, while the cap has room.
+    """
+    waiting = registrations_waiting(tournament=tournament)
+    cap = tournament.max_entrants
+    room = len(waiting) if cap is None else max(0, cap - (entrants - absent))
+    moving = waiting[: min(absent, room)]
+    return moving, waiting[len(moving) :]
+
+
 def registration_of(*, tournament: Tournament, player_id: int | None) -> Registration | None:
     if player_id is None:
         return None

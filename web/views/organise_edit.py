@@ -18,7 +18,7 @@ from tournaments.selectors import entrant_list
 from tournaments.services import tournament_delete, tournament_start_undo
 from tournaments.services.registration import tournament_start_checked, tournament_update_described
 from web.forms.tournament import TournamentForm
-from web.selectors.tournaments import tournament_played
+from web.selectors.tournaments import start_waiting_list, tournament_played
 from web.views.organise import _tournament_or_404, organiser_required
 
 
@@ -70,12 +70,14 @@ def tournament_start_view(request: HttpRequest, tournament_id: int) -> HttpRespo
     tournament = _tournament_or_404(tournament_id)
     if request.method == "POST":
         try:
-            _started, dropped = tournament_start_checked(tournament_id=tournament.pk, user=request.user)
+            start = tournament_start_checked(tournament_id=tournament.pk, user=request.user)
         except ApplicationError as exc:
             messages.error(request, exc.message)
             return redirect("web:organise_tournament", tournament_id=tournament.pk)
-        if dropped:
-            messages.warning(request, f"Not checked in, so dropped: {', '.join(dropped)}.")
+        if start.dropped:
+            messages.warning(request, f"Not checked in, so dropped: {', '.join(start.dropped)}.")
+        if start.moved_up:
+            messages.info(request, f"Moved up from the waiting list into their places: {', '.join(start.moved_up)}.")
         messages.success(
             request,
             f"{tournament.name} has started: the first matches are open. "
@@ -86,10 +88,15 @@ def tournament_start_view(request: HttpRequest, tournament_id: int) -> HttpRespo
         return redirect("web:organise_tournament", tournament_id=tournament.pk)
     entrants = entrant_list(tournament=tournament)
     absent = [e for e in entrants if e.checked_in_at is None] if tournament.checkin_open else []
+    moving_up, left_out = start_waiting_list(tournament=tournament, entrants=len(entrants), absent=len(absent))
+    playing = [e for e in entrants if e not in absent]
     context = {
         "tournament": tournament,
-        "playing": [e for e in entrants if e not in absent],
+        "playing": playing,
+        "playing_count": len(playing) + len(moving_up),
         "absent": absent,
+        "moving_up": moving_up,
+        "left_out": left_out,
     }
     return render(request, "web/organise/tournament_start.html", context)
 
