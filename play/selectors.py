@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from speedrules import LiveGame
+from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 from speedsite.errors import NotFound
 
@@ -61,7 +61,7 @@ def table_json(table: Table) -> dict[str, Any]:
     }
 
 
-def _last(game: LiveGame, over: bool) -> dict[str, Any] | None:
+def _last(game: Judge, over: bool) -> dict[str, Any] | None:
     if not game.events:
         return None
     last = dict(game.events[-1])
@@ -70,7 +70,7 @@ def _last(game: LiveGame, over: bool) -> dict[str, Any] | None:
     return last
 
 
-def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None) -> dict[str, Any]:
+def table_state(*, table: Table, seat: int | None, game: Judge | None = None) -> dict[str, Any]:
     """The whole table as the connection at `seat` (None: a spectator) may see it."""
     if game is None:
         game = live_game_build(table)

@@ -1,4 +1,4 @@
-"""`LiveGame`: the verifier's own checks, one event at a time, as a table's referee asks them."""
+"""`Judge`: the verifier's own checks, one event at a time, as a table's referee asks them."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import copy
 
 import pytest
 
-from speedrules import PRESETS, LiveGame, LogError, simulate, verify_document
+from speedrules import PRESETS, Judge, LogError, simulate, verify_document
 
 
 @pytest.mark.parametrize("ruleset", ["speed", "california", "three-way", "runs-at-once", "jokers-wild"])
 def test_every_event_of_a_valid_log_is_accepted_in_turn(ruleset: str) -> None:
     log = simulate(ruleset, seed=3)
-    game = LiveGame(PRESETS[ruleset], tuple(log["players"]), log["deck"])
+    game = Judge(PRESETS[ruleset], tuple(log["players"]), log["deck"])
     for event in log["events"]:
         game.push(event)
     assert game.events == log["events"]
@@ -28,7 +28,7 @@ def test_a_broken_event_is_refused_with_the_verifiers_code(seed: int) -> None:
     broken = copy.deepcopy(log)
     broken["events"][index]["pile"] = 1 - broken["events"][index]["pile"]
     verdict = verify_document(broken)
-    game = LiveGame(PRESETS["speed"], tuple(log["players"]), log["deck"])
+    game = Judge(PRESETS["speed"], tuple(log["players"]), log["deck"])
     for event in broken["events"][:index]:
         game.push(event)
     before = len(game.events)
@@ -44,7 +44,7 @@ def test_a_broken_event_is_refused_with_the_verifiers_code(seed: int) -> None:
 def test_a_collision_is_judged_against_the_standing_play() -> None:
     logs = (simulate("speed", seed=seed) for seed in range(200))
     log = next(document for document in logs if any(event["type"] == "collision" for event in document["events"]))
-    game = LiveGame(PRESETS["speed"], tuple(log["players"]), log["deck"])
+    game = Judge(PRESETS["speed"], tuple(log["players"]), log["deck"])
     for event in log["events"]:
         if event["type"] == "collision":
             moved = dict(event, t=event["t"] + 1)
