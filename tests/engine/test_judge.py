@@ -21,7 +21,7 @@ def test_every_event_of_a_valid_log_is_accepted_in_turn(ruleset: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_broken_event_is_refused_with_the_verifiers_code(seed: int) -> None:
+def test_a_broken_event_is_refused_as_the_verifier_refuses_it(seed: int) -> None:
     log = simulate("speed", seed=seed)
     plays = [index for index, event in enumerate(log["events"]) if event["type"] == "play"]
     index = plays[len(plays) // 2]
@@ -35,7 +35,12 @@ def test_a_broken_event_is_refused_with_the_verifiers_code(seed: int) -> None:
     if verdict.event == index:
         with pytest.raises(LogError) as error:
             game.check(broken["events"][index])
-        assert error.value.code == verdict.code
+        # The same refusal as the verdict's: the code, the event and the words.
+        assert (error.value.code, error.value.event, error.value.message) == (
+            verdict.code,
+            verdict.event,
+            verdict.message,
+        )
         assert len(game.events) == before  # a check changes nothing
     else:  # the other pile fitted as well
         game.push(broken["events"][index])
