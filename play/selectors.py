@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from speedrules import LiveGame
+from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 from speedsite.errors import NotFound
 
@@ -81,7 +81,7 @@ def table_json(table: Table) -> dict[str, Any]:
     }
 
 
-def _last(game: LiveGame, over: bool) -> dict[str, Any] | None:
+def _last(game: Judge, over: bool) -> dict[str, Any] | None:
     if not game.events:
         return None
     last = dict(game.events[-1])
@@ -111,7 +111,7 @@ def _ended(table: Table) -> dict[str, Any] | None:
     return {"by": by, "seat": seat, "t": ended.get("t"), "against": list(against)}
 
 
-def table_state(*, table: Table, seat: int | None, game: LiveGame | None = None) -> dict[str, Any]:
+def table_state(*, table: Table, seat: int | None, game: Judge | None = None) -> dict[str, Any]:
     """The whole table as the connection at `seat` (None: a spectator) may see it."""
     if game is None:
         game = live_game_build(table)

@@ -6,10 +6,11 @@ Celery or any app. Apps call the engine; it never calls them.
 
 from .errors import ErrorCode, LogError
 from .events import Collision, Event, Move, Play, Reshuffle, SpeedCall, Stall
+from .judge import Judge
 from .rulesets import PRESETS, Ruleset, ruleset_from_json
 from .simulate import simulate
 from .verdict import ExtensionStep, Step, Verdict
-from .verify import LiveGame, verify_bytes, verify_document
+from .verify import verify_bytes, verify_document
 
 #: Stored with every verdict so `reverify` can tell which logs an upgrade may judge differently.
 #: 1.2.0: verdicts carry `cards_left`, so logs verified before it are refreshed to store it.
@@ -25,7 +26,7 @@ __all__ = [
     "ErrorCode",
     "Event",
     "ExtensionStep",
-    "LiveGame",
+    "Judge",
     "LogError",
     "Move",
     "Play",

@@ -8,7 +8,7 @@ distinct; the rules read ranks alone. `CARD_ID` turns a string into a card,
 `CARD_NAMES` a card back into its string.
 
 The fit rule is `rank_fits`; everything that asks whether a card may go on a
-pile (the verifier's checks, "can anyone move", the deadlock test, the bots)
+pile (the judge's checks, "can anyone move", the deadlock test, the bots)
 reads it through the table `fit_table` builds from it, so there is exactly one.
 """
 

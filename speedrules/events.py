@@ -6,8 +6,8 @@ extension's `Move` (Spit's stock piles). Cards are
 `Card` numbers (see `cards.py`), read once from the log's strings. The parser
 checks an event's format only: a value of the wrong JSON type, an index out of
 range, a badly spelled card, an unknown `type` are `bad_format`, raised as a
-`LogError` that names the event. Whether the move is legal is the verifier's
-question, asked of the typed event.
+`LogError` that names the event. Whether the move is legal is the judge's
+question (`judge.py`), asked of the typed event.
 
 The values are named tuples because a game has thousands of them and a tuple
 is the cheapest immutable object Python builds; each compares equal only to an

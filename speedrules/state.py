@@ -1,9 +1,10 @@
 """The table: where every card is at one moment of a game, and the moves that change it.
 
 `GameState` applies moves it is told are legal; checking legality (and saying
-why a move is not) is the verifier's job, as python-chess separates `push`
-from `is_legal`. The simulator and the verifier share this class, so a
-simulated game and its verification agree on the rules by construction.
+why a move is not) is the judge's job (`judge.py`), as python-chess separates
+`push` from `is_legal`. The simulator, the judge (the verifier's and a live
+table's) and the step replay share this class, so a simulated game, its
+verification and its replay agree on the rules by construction.
 
 Cards are `Card` numbers (`cards.py`). Piles, stacks and draw piles are lists
 whose *last* element is the top card: taking the top is then `pop()`, which
@@ -258,7 +259,7 @@ class GameState:
     # -- moves (legality already checked) ------------------------------------
 
     def apply(self, event: Event) -> None:
-        """Make the move of an event the verifier has checked (python-chess's `push`)."""
+        """Make the move of an event the judge has checked (python-chess's `push`)."""
         if type(event) is Play:
             _t, seat, pile, cards, source = event
             if source is not None:
@@ -356,7 +357,7 @@ class GameState:
             # The first card of each run is that stack's top, so it goes last.
             self.stacks[index] = list(reversed(order[position : position + size]))
             position += size
-        self.tops[:] = [EMPTY_PILE] * len(self.piles)  # in place: the verifier holds this list
+        self.tops[:] = [EMPTY_PILE] * len(self.piles)  # in place: the step replay holds this list
         self.flip_stacks()
 
     def reshuffle_spit(self, seat: int, order: Sequence[Card]) -> None:

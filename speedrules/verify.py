@@ -7,11 +7,14 @@ format, read by the one parser of `events.py` into a typed event; its clock;
 whether the game is already over; then its own checks in the order the spec
 lists them); the claimed result last.
 
-There is one lane: the parser of `events.py` reads each event, the checks
-here judge it (they only read the table), and `GameState.apply` makes the
-move. Plain verification records nothing per step; with `steps=True` it keeps
-the deck and the events that passed, and `steps.StepReplay` builds the `Step`
-values from them the first time they are read, through the same parser and
+There is one lane: the verifier pushes each event through a `judge.Judge`,
+the object a live table's referee pushes its events through: the parser of
+`events.py` reads the event, the judge's checks judge it (they only read the
+table), and `GameState.apply` makes the move. This module judges the rest:
+the document, its deck and its claimed result. Plain verification records
+nothing per step; with `steps=True` the verdict keeps the judge's deck and
+the events that passed, and `steps.StepReplay` builds the `Step` values from
+them the first time they are read, through the same parser and
 `GameState.apply`: recording is an addition, never a second set of rules.
 """
 
@@ -19,42 +22,18 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from itertools import pairwise
 from operator import add, itemgetter
 from typing import Any
 
 import orjson
 
-from .cards import (
-    CARD_ID,
-    CARD_NAMES,
-    EMPTY_PILE,
-    JOKER,
-    JOKER_RANK,
-    Card,
-    card_names,
-    card_rank,
-    fitting_ranks,
-    sorted_pack,
-)
+from .cards import CARD_ID, CARD_NAMES, sorted_pack
 from .errors import ErrorCode, LogError
-from .events import (
-    Collision,
-    Move,
-    PassedPlays,
-    Play,
-    Reshuffle,
-    SpeedCall,
-    Stall,
-    card_problem,
-    event_error,
-    event_parser,
-    who,
-)
+from .events import PassedPlays, card_problem, who
+from .judge import Judge
 from .rulesets import TEAMS_FIELD, Ruleset, build_ruleset, read_ruleset_fields
 from .state import GameState
 from .steps import StepReplay
-from .text import clock
 from .verdict import Verdict
 
 FORMAT = "speed-log/1"
@@ -147,40 +126,28 @@ def verify_document(document: object, *, steps: bool = False) -> Verdict:
 class _Verifier:
     """One verification. The checks raise `LogError` at the first fault."""
 
-    __slots__ = (
-        "deck",
-        "document",
-        "ended",
-        "events",
-        "index",
-        "players",
-        "record_steps",
-        "ruleset",
-        "state",
-    )
+    __slots__ = ("document", "ended", "judge", "players", "record_steps", "ruleset")
 
     def __init__(self, document: object, *, record_steps: bool) -> None:
         self.document = document
         self.record_steps = record_steps
         self.players: tuple[str, ...] | None = None
         self.ruleset = _STANDARD
-        self.state: GameState | None = None
-        self.deck: list[Card] = []
-        self.events: list[Any] = []
-        self.index = 0  # the event being checked, for messages
+        self.judge: Judge | None = None  # dealt once the document and its deck pass
         self.ended: str | None = None  # how a table's game ended early: its result is not the events'
 
     def run(self) -> Verdict:
         try:
-            events, result = self._read_document()
-            self._replay(events)
-            winner = None if self.ended is not None else self._check_result(result)
+            judge, events, result = self._read_document()
+            # Each event in turn, as the judge of a live table takes them; the first refusal ends the log.
+            push = judge.push
+            for raw in events:
+                push(raw)
+            winner = None if self.ended is not None else self._check_result(result, judge.state)
         except LogError as error:
-            # The events before the one at fault passed (all of them, for `result_mismatch`).
-            passed = len(self.events) if error.event is None else error.event
-            return Verdict(error.code, error.event, error.message, None, self.players, None, self._steps(passed))
-        state = self.state
-        assert state is not None
+            # The events pushed passed: those before the one at fault (all of them, for `result_mismatch`).
+            return Verdict(error.code, error.event, error.message, None, self.players, None, self._steps())
+        state = judge.state
         ruleset = self.ruleset
         team = None if winner is None or not ruleset.teams else ruleset.side_of(winner)
         if self.ended is not None:
@@ -216,21 +183,23 @@ class _Verifier:
             winner,
             self.players,
             cards_left,
-            self._steps(len(self.events)),
+            self._steps(),
             team,
-            PassedPlays(ruleset, self.players or (), self.events),
+            PassedPlays(ruleset, judge.players, judge.events),
         )
 
-    def _steps(self, passed: int) -> StepReplay | tuple[()] | None:
+    def _steps(self) -> StepReplay | tuple[()] | None:
+        """The steps of the events that passed, when they are recorded: the judge's deck and events."""
         if not self.record_steps:
             return None
-        if self.state is None:  # rejected before the deal
+        judge = self.judge
+        if judge is None:  # rejected before the deal
             return ()
-        return StepReplay(self.ruleset, self.deck, self.events[:passed], self.players or ())
+        return StepReplay(judge.ruleset, judge.deck, judge.events, judge.players)
 
     # -- the document (spec sections 2-4) ------------------------------------
 
-    def _read_document(self) -> tuple[list[Any], dict[str, Any]]:
+    def _read_document(self) -> tuple[Judge, list[Any], dict[str, Any]]:
         document = self.document
         if not isinstance(document, dict):
             raise LogError(ErrorCode.BAD_FORMAT, "The log must be a JSON object.")
@@ -289,10 +258,8 @@ class _Verifier:
                 )
         if sorted(cards) != sorted_pack(ruleset.decks, ruleset.jokers):
             raise LogError(ErrorCode.BAD_DECK, self._deck_problem(deck))
-        self.deck = cards
-        self.events = events
-        self.state = GameState(ruleset, cards)
-        return events, result
+        self.judge = judge = Judge.from_cards(ruleset, self.players, cards)
+        return judge, events, result
 
     @staticmethod
     def _check_result_format(result: object, *, team_game: bool) -> None:
@@ -325,295 +292,10 @@ class _Verifier:
             parts.append(f"Extra or repeated: {' '.join(extra[:10])}{' ...' if len(extra) > 10 else ''}.")
         return " ".join(parts)
 
-    # -- the events (spec section 5) -----------------------------------------
-
-    def _replay(self, events: list[Any]) -> None:
-        """Each event in turn: the parser reads it, the checks judge it, `GameState.apply` makes the move."""
-        state = self.state
-        assert state is not None
-        parse = event_parser(self.ruleset, self.players or (), state.draws)
-        apply = state.apply
-        previous = 0  # the clock of the event before
-        # The last event that was not a collision, if it was a play: a collision is judged against it.
-        standing: Play | None = None
-        for index, raw in enumerate(events):
-            self.index = index
-            event = parse(raw, index)
-            t = event.t
-            if t < previous or state.winner is not None:
-                self._check_clock(t, previous)
-            previous = t
-            if type(event) is Play:
-                self._check_play(event, state)
-                apply(event)
-                standing = event
-                continue
-            if type(event) is Collision:  # nothing moves, and the standing play stays the reference
-                self._check_collision(event, standing)
-                continue
-            if type(event) is Stall:
-                self._check_stall(event)
-            elif type(event) is Reshuffle:
-                self._check_reshuffle(event)
-            elif type(event) is Move:
-                self._check_move(event)
-            elif type(event) is SpeedCall:
-                self._check_speed(event)
-            apply(event)
-            standing = None
-
-    def _check_clock(self, t: int, previous: int) -> None:
-        """The checks every event gets after its format: `time_reversed`, then `game_over`."""
-        if t < previous:
-            before = "the start" if self.index == 0 else f"the previous event ({clock(previous)})"
-            raise self._error(ErrorCode.TIME_REVERSED, f"This event's t ({t} ms) is earlier than {before}.")
-        state = self.state
-        assert state is not None
-        if state.winner is not None:
-            raise self._error(
-                ErrorCode.GAME_OVER,
-                f"The game was already won by {self._who(state.winner)}; nothing may follow the call of Speed.",
-            )
-
-    # The rules of each event, checked on its typed value before it is applied.
-
-    def _check_play(self, event: Play, state: GameState) -> None:
-        """The checks of a play, in the spec's order: `not_in_hand`, `no_fit`, `joker_last`."""
-        t, seat, pile, cards, source = event
-        if len(cards) > 1:
-            self._check_run(event)
-            return
-        card = cards[0]
-        if source is not None:  # a tableau game: the card is the face-up top of that stock pile
-            stock = state.stock[seat][source]
-            if not stock or stock[-1] != card:
-                shows = f"shows {CARD_NAMES[stock[-1]]}" if stock else "is empty"
-                raise self._error(
-                    ErrorCode.NOT_IN_HAND,
-                    f"{self._who(seat)} plays {CARD_NAMES[card]} from stock pile {source} at {clock(t)}, but that "
-                    f"pile {shows}: only a stock pile's face-up top card can be played.",
-                )
-        elif card not in state.hands[seat]:
-            raise self._error(
-                ErrorCode.NOT_IN_HAND,
-                f"{self._who(seat)} plays {CARD_NAMES[card]} at {clock(t)}, but their hand holds "
-                f"{card_names(state.hands[seat]) or 'nothing'}.",
-            )
-        if not state.fits_on[card][state.tops[pile]]:  # `state.fits`, inlined: most events get here
-            raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, card, pile, t))
-        if card == JOKER and state.is_last_card(seat):
-            raise self._error(
-                ErrorCode.JOKER_LAST,
-                f"{self._who(seat)} plays a joker as their last card at {clock(t)}; a joker may never be the last card.",
-            )
-
-    def _check_run(self, event: Play) -> None:
-        state = self.state
-        assert state is not None
-        t, seat, pile, cards, _source = event
-        run = card_names(cards)
-        remaining = list(state.hands[seat])
-        for card in cards:
-            if card not in remaining:
-                held = card_names(state.hands[seat])
-                raise self._error(
-                    ErrorCode.NOT_IN_HAND,
-                    f"{self._who(seat)} plays the run {run} at {clock(t)}, but {CARD_NAMES[card]} is not in their "
-                    f"hand ({held}) {'as many times as the run uses it' if card in state.hands[seat] else ''}".rstrip()
-                    + ".",
-                )
-            remaining.remove(card)
-        if not state.fits(cards[0], pile):
-            raise self._error(ErrorCode.NO_FIT, self._no_fit_message(seat, cards[0], pile, t))
-        for before, card in pairwise(cards):
-            if not state.fits_on[card][before]:
-                fits = ", ".join(fitting_ranks(card_rank(before), same_rank=self.ruleset.same_rank))
-                raise self._error(
-                    ErrorCode.NO_FIT,
-                    f"{self._who(seat)}'s run {run} at {clock(t)} breaks at {CARD_NAMES[card]}: it does not fit on "
-                    f"{CARD_NAMES[before]} (fits: {fits}).",
-                )
-        if cards[-1] == JOKER and state.is_last_card(seat, len(cards)):
-            raise self._error(
-                ErrorCode.JOKER_LAST,
-                f"{self._who(seat)}'s run at {clock(t)} ends with a joker as their last card; a joker may never be "
-                "the last card.",
-            )
-
-    def _no_fit_message(self, seat: int, card: Card, pile: int, t: int) -> str:
-        state = self.state
-        assert state is not None
-        top = state.tops[pile]
-        name = CARD_NAMES[card]
-        if top == EMPTY_PILE:
-            return f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} is empty."
-        if card_rank(top) == JOKER_RANK:
-            return (
-                f"{self._who(seat)} plays JK on pile {pile} at {clock(t)}, but pile {pile} shows JK and "
-                "this ruleset does not allow a joker on a joker (joker_on_joker is off)."
-            )
-        fits = ", ".join(fitting_ranks(card_rank(top), same_rank=self.ruleset.same_rank))
-        return (
-            f"{self._who(seat)} plays {name} on pile {pile} at {clock(t)}, but pile {pile} shows {CARD_NAMES[top]}: "
-            f"only {fits} or a joker fit there."
-        )
-
-    def _check_collision(self, event: Collision, standing: Play | None) -> None:
-        state = self.state
-        assert state is not None
-        t, seat, pile, card = event
-        what = f"{self._who(seat)}'s collision with {CARD_NAMES[card]} on pile {pile} at {clock(t)}"
-        if standing is None:
-            raise self._error(
-                ErrorCode.BAD_COLLISION,
-                f"{what} follows no play: a collision records a card "
-                "taken back from a play that landed at the same moment.",
-            )
-        standing_seat, standing_pile, standing_t = standing.seat, standing.pile, standing.t
-        if standing_pile != pile or standing_t != t:
-            raise self._error(
-                ErrorCode.BAD_COLLISION,
-                f"{what} (t={t} ms) does not match the play it follows (pile {standing_pile}, t={standing_t} ms): "
-                "a collision shares the pile and the moment of the card that stands.",
-            )
-        if standing_seat == seat:
-            raise self._error(ErrorCode.BAD_COLLISION, f"{what} follows that same player's own play.")
-        if card not in state.playable(seat):
-            where = "face up on their stock piles" if state.tableau else "in their hand"
-            raise self._error(
-                ErrorCode.BAD_COLLISION,
-                f"{what}: {CARD_NAMES[card]} is not {where} ({card_names(state.playable(seat)) or 'empty'}).",
-            )
-        # The standing play's cards lie on top of its pile; the card under them is what it showed before.
-        cards_on_pile = state.piles[pile]
-        under = len(cards_on_pile) - len(standing.cards) - 1
-        if not state.fits_on[card][cards_on_pile[under] if under >= 0 else EMPTY_PILE]:
-            raise self._error(
-                ErrorCode.BAD_COLLISION,
-                f"{what}: {CARD_NAMES[card]} would not have fitted the pile before the standing play.",
-            )
-
-    def _check_nobody_can_move(self, t: int, what: str) -> None:
-        state = self.state
-        assert state is not None
-        seat = state.first_mover()
-        if seat is None:
-            return
-        plays = state.legal_single_plays(seat)
-        if plays:
-            card, pile = plays[0]
-            showing = CARD_NAMES[state.piles[pile][-1]]
-            detail = f"{CARD_NAMES[card]} fits on pile {pile} ({showing})"
-        else:
-            source, target = state.turning_moves(seat)[0]
-            detail = f"moving stock pile {source}'s top into the empty position {target} turns up a card"
-        raise self._error(
-            ErrorCode.STALL_WITH_MOVE, f"{what} at {clock(t)}, but {self._who(seat)} can still move: {detail}."
-        )
-
-    def _check_stall(self, event: Stall) -> None:
-        state = self.state
-        assert state is not None
-        t, targets = event
-        self._check_nobody_can_move(t, "A stall is called")
-        if targets is not None:
-            if not any(state.draws):
-                raise self._error(
-                    ErrorCode.STACKS_EMPTY,
-                    f"A stall is called at {clock(t)}, but no player has a draw-pile card left to flip: the game can "
-                    "only end as a deadlock.",
-                )
-        elif state.tableau:
-            out = [seat for seat, spit in enumerate(state.draws) if not spit]
-            if out:
-                raise self._error(
-                    ErrorCode.STACKS_EMPTY,
-                    f"A stall is called at {clock(t)}, but {self._who(out[0])} has no spit card left: they must "
-                    "`reshuffle` their spit pile first.",
-                )
-        elif not any(state.stacks):
-            raise self._error(
-                ErrorCode.STACKS_EMPTY,
-                f"A stall is called at {clock(t)}, but every replacement stack is empty: the log must say "
-                "`reshuffle` instead.",
-            )
-
-    def _check_reshuffle(self, event: Reshuffle) -> None:
-        state = self.state
-        assert state is not None
-        t, order, seat = event
-        self._check_nobody_can_move(t, "A reshuffle is called")
-        if seat is not None:  # Spit: the seat's spit pile, but its top, becomes its spit cards
-            left = len(state.draws[seat])
-            if left:
-                raise self._error(
-                    ErrorCode.STACKS_NOT_EMPTY,
-                    f"{self._who(seat)} reshuffles at {clock(t)}, but still has {left} spit cards: a seat reshuffles "
-                    "only when its spit cards are used up.",
-                )
-            gathered = state.piles[seat][:-1]
-            what = f"{self._who(seat)}'s spit pile under its top card"
-        else:
-            if any(state.stacks):
-                left_in = ", ".join(f"stack {index}: {len(stack)}" for index, stack in enumerate(state.stacks) if stack)
-                raise self._error(
-                    ErrorCode.STACKS_NOT_EMPTY,
-                    f"A reshuffle is called at {clock(t)}, but replacement cards are left ({left_in}): flip them "
-                    "with a `stall` first.",
-                )
-            gathered = state.gathered_centre()
-            what = "centre cards"
-        if sorted(order) != sorted(gathered):
-            want, have = Counter(CARD_NAMES[card] for card in gathered), Counter(CARD_NAMES[card] for card in order)
-            missing = " ".join(sorted((want - have).elements())) or "none"
-            extra = " ".join(sorted((have - want).elements())) or "none"
-            source = "the centre" if seat is None else "that pile"
-            raise self._error(
-                ErrorCode.BAD_SHUFFLE,
-                f"The reshuffle at {clock(t)} must hold exactly the {len(gathered)} {what}; it has "
-                f"{len(order)}. Missing: {missing}. Not from {source}: {extra}.",
-            )
-
-    def _check_move(self, event: Move) -> None:
-        """A tableau move, in the extension's order: `not_in_hand`, then `no_fit`."""
-        state = self.state
-        assert state is not None
-        t, seat, card, source, target = event
-        piles = state.stock[seat]
-        if not piles[source] or piles[source][-1] != card:
-            shows = f"shows {CARD_NAMES[piles[source][-1]]}" if piles[source] else "is empty"
-            raise self._error(
-                ErrorCode.NOT_IN_HAND,
-                f"{self._who(seat)} moves {CARD_NAMES[card]} from stock pile {source} at {clock(t)}, but that pile "
-                f"{shows}: only a stock pile's face-up top card can be moved.",
-            )
-        if piles[target]:
-            raise self._error(
-                ErrorCode.NO_FIT,
-                f"{self._who(seat)} moves {CARD_NAMES[card]} into stock position {target} at {clock(t)}, but it is "
-                "not empty: a stock position takes a card only when it is empty.",
-            )
-
-    def _check_speed(self, event: SpeedCall) -> None:
-        state = self.state
-        assert state is not None
-        t, seat = event
-        if state.remaining(seat):
-            if state.tableau:
-                held = f"{state.remaining(seat)} cards in their stock piles"
-            elif self.ruleset.teams:
-                side = self.ruleset.teams[self.ruleset.side_of(seat)]
-                hands = ", ".join(f"{len(state.hands[partner])} in {self._who(partner)}'s hand" for partner in side)
-                held = f"their team holding {hands} and {len(state.seat_draws[seat])} in the team's draw pile"
-            else:
-                held = f"{len(state.hands[seat])} cards in hand and {len(state.draws[seat])} in the draw pile"
-            raise self._error(ErrorCode.NOT_FINISHED, f"{self._who(seat)} calls Speed at {clock(t)} with {held}.")
-
     # -- the result (spec section 6) -----------------------------------------
 
-    def _check_result(self, result: dict[str, Any]) -> int | None:
-        state = self.state
-        assert state is not None
+    def _check_result(self, result: dict[str, Any], state: GameState) -> int | None:
+        """The winner the result names, if it is the events' (None for a deadlock); `result_mismatch` if not."""
         if "winner" in result:
             claimed: int = result["winner"]
             if state.winner == claimed:
@@ -663,74 +345,3 @@ class _Verifier:
 
     def _who(self, seat: int) -> str:
         return who(self.players or (), seat)
-
-    def _error(self, code: ErrorCode, message: str) -> LogError:
-        return event_error(self.index, message, code)
-
-
-class LiveGame:
-    """A game being played, judged one event at a time with the verifier's own checks (a table's referee).
-
-    `check(raw)` reads a speed-log/1 event (a dict, as a log holds it) with the
-    one parser and judges it against the table as it stands, exactly as the
-    verifier would at that point of a log, raising the same `LogError`;
-    `push(raw)` checks it and makes the move. Nothing about the rules lives
-    here: the parser, the checks and `GameState.apply` are the verifier's.
-    """
-
-    __slots__ = ("_parse", "_verifier", "events", "previous", "standing")
-
-    def __init__(self, ruleset: Ruleset, players: tuple[str, ...], deck: list[str]) -> None:
-        verifier = _Verifier(None, record_steps=False)
-        verifier.ruleset = ruleset
-        verifier.players = players
-        verifier.deck = [CARD_ID[name] for name in deck]
-        verifier.state = GameState(ruleset, list(verifier.deck))
-        self._verifier = verifier
-        self._parse = event_parser(ruleset, players, verifier.state.draws)
-        #: The events pushed so far, as given.
-        self.events: list[dict[str, Any]] = []
-        self.previous = 0
-        #: The latest event that was not a collision, when it is a play: what a collision is judged against.
-        self.standing: Play | None = None
-
-    @property
-    def state(self) -> GameState:
-        state = self._verifier.state
-        assert state is not None
-        return state
-
-    @property
-    def ruleset(self) -> Ruleset:
-        return self._verifier.ruleset
-
-    def check(self, raw: dict[str, Any]) -> Any:
-        """The typed event of `raw` if it may come next; `LogError` (the verifier's code and message) if not."""
-        verifier, state = self._verifier, self.state
-        verifier.index = len(self.events)
-        event = self._parse(raw, verifier.index)
-        if event.t < self.previous or state.winner is not None:
-            verifier._check_clock(event.t, self.previous)
-        if type(event) is Play:
-            verifier._check_play(event, state)
-        elif type(event) is Collision:
-            verifier._check_collision(event, self.standing)
-        elif type(event) is Stall:
-            verifier._check_stall(event)
-        elif type(event) is Reshuffle:
-            verifier._check_reshuffle(event)
-        elif type(event) is Move:
-            verifier._check_move(event)
-        elif type(event) is SpeedCall:
-            verifier._check_speed(event)
-        return event
-
-    def push(self, raw: dict[str, Any]) -> Any:
-        """Check `raw` (raising `LogError` when it may not come next), then make its move."""
-        event = self.check(raw)
-        if type(event) is not Collision:
-            self.state.apply(event)
-            self.standing = event if type(event) is Play else None
-        self.previous = event.t
-        self.events.append(raw)
-        return event

@@ -21,7 +21,7 @@ from django.db import transaction
 from matches.services import game_forfeit
 from replays.models import MatchLog
 from replays.services import log_submit_from_table
-from speedrules import LiveGame, verify_bytes
+from speedrules import Judge, verify_bytes
 from speedsite.errors import ApplicationError
 
 from ..models import Table
@@ -60,7 +60,7 @@ def table_document(
     }
 
 
-def table_finish(*, table: Table, game: LiveGame, result: dict[str, Any], ending: Ending | None = None) -> None:
+def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: Ending | None = None) -> None:
     """Mark the table over with `result` and store its log (a helper under the table row's lock)."""
     table.status, table.result, table.stuck_at, table.flips = Table.Status.OVER, result, None, None
     data = orjson.dumps(table_document(table=table, events=game.events, result=result, ending=ending))

@@ -14,7 +14,7 @@ import time
 
 from django.conf import settings
 
-from speedrules import LiveGame, ruleset_from_json
+from speedrules import Judge, ruleset_from_json
 
 from ..models import Table, TableEvent
 
@@ -32,14 +32,14 @@ def stale_after_ms() -> int:
     return 3 * int(settings.SPEED_TABLE_HEARTBEAT_MS)
 
 
-def _cache() -> dict[int, tuple[int, LiveGame]]:
-    cache: dict[int, tuple[int, LiveGame]] | None = getattr(_local, "games", None)
+def _cache() -> dict[int, tuple[int, Judge]]:
+    cache: dict[int, tuple[int, Judge]] | None = getattr(_local, "games", None)
     if cache is None:
         cache = _local.games = {}
     return cache
 
 
-def live_game_build(table: Table, *, take: bool = False) -> LiveGame:
+def live_game_build(table: Table, *, take: bool = False) -> Judge:
     """The table's game after its stored events; `take`: the caller will change it (under the row's lock).
 
     A game taken out of the cache is put back only by `live_game_keep` after
@@ -50,7 +50,7 @@ def live_game_build(table: Table, *, take: bool = False) -> LiveGame:
     entry = cache.pop(table.pk, None) if take else cache.get(table.pk)
     if entry is not None and entry[0] == table.v:
         return entry[1]
-    game = LiveGame(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
+    game = Judge(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
     events = (
         TableEvent.objects.filter(table_id=table.pk, index__lt=table.event_count)
         .order_by("index")
@@ -63,7 +63,7 @@ def live_game_build(table: Table, *, take: bool = False) -> LiveGame:
     return game
 
 
-def live_game_keep(table_id: int, v: int, game: LiveGame) -> None:
+def live_game_keep(table_id: int, v: int, game: Judge) -> None:
     cache = _cache()
     if len(cache) >= _MAX_CACHED and table_id not in cache:
         cache.pop(next(iter(cache)))

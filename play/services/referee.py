@@ -4,7 +4,7 @@ Every change here takes `Table.objects.select_for_update()` first, so the
 intents of one table are handled in one order whichever server process holds
 each connection. Each rebuilds the game from the stored events (or a game
 cached at the row's very `v`), asks the engine whether an event may come next
-(`LiveGame.check`: the verifier's own checks), appends the event rows, bumps
+(`speedrules.Judge.check`, the judge the verifier uses), appends the event rows, bumps
 `v`, stores the table's next due time (`play.timers.next_timer`) and commits;
 only then does the caller tell the connections. A timer is a `table_tick`: it
 re-reads the row under the lock and records only what is due at that moment,
@@ -21,7 +21,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
-from speedrules import LiveGame, LogError
+from speedrules import Judge, LogError
 from speedrules.cards import CARD_NAMES
 
 from ..messages import Intent
@@ -89,7 +89,7 @@ def clock_of(table: Table) -> Clock:
     )
 
 
-def bump(table: Table, game: LiveGame | None, fields: list[str]) -> None:
+def bump(table: Table, game: Judge | None, fields: list[str]) -> None:
     """Save the changed fields with the next `v` and due time; after commit, cache the game and set the timer."""
     table.v += 1
     due_set(table)
@@ -108,26 +108,26 @@ def due_set(table: Table) -> None:
         transaction.on_commit(lambda: timer_schedule(table_id, due), robust=True)
 
 
-def _record(table: Table, game: LiveGame, raw: dict[str, Any]) -> None:
+def _record(table: Table, game: Judge, raw: dict[str, Any]) -> None:
     """Check and apply one event, and store it (before any state that shows it is sent)."""
     game.push(raw)
     TableEvent.objects.create(table=table, index=table.event_count, data=raw)
     table.event_count += 1
 
 
-def _clock(table: Table, game: LiveGame, now: int) -> int:
+def _clock(table: Table, game: Judge, now: int) -> int:
     assert table.started_at is not None
     return max(now - table.started_at, game.previous)
 
 
-def _someone_in_play_can_move(table: Table, game: LiveGame) -> bool:
+def _someone_in_play_can_move(table: Table, game: Judge) -> bool:
     state = game.state
     if not table.out:
         return state.first_mover() is not None
     return any(state.can_move(seat) for seat in range(len(table.players)) if seat not in table.out)
 
 
-def _after_move(table: Table, game: LiveGame, t: int, seat: int | None) -> None:
+def _after_move(table: Table, game: Judge, t: int, seat: int | None) -> None:
     """After a move: the automatic Speed call, or stuck, or a deadlock (section 3, 4 and 5)."""
     state = game.state
     if seat is not None and state.remaining(seat) == 0:
@@ -249,7 +249,7 @@ def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     return Reply(None, table.v, changed=True)
 
 
-def _collision(table: Table, game: LiveGame, raw: dict[str, Any]) -> dict[str, Any] | None:
+def _collision(table: Table, game: Judge, raw: dict[str, Any]) -> dict[str, Any] | None:
     """The collision event for a `no_fit` play, if it is one (section 3.3), else None.
 
     The engine judges it: the standing play must be another seat's on the same
@@ -269,7 +269,7 @@ def _collision(table: Table, game: LiveGame, raw: dict[str, Any]) -> dict[str, A
     return event
 
 
-def _stall(table: Table, game: LiveGame, t: int) -> None:
+def _stall(table: Table, game: Judge, t: int) -> None:
     """Unstick the table: a stall (stacks, or the draw piles' flips), or a reshuffle when every stack is empty."""
     state, ruleset = game.state, game.ruleset
     if ruleset.stalls_from_draw_piles:
@@ -344,7 +344,7 @@ def _in_play(table: Table) -> list[int]:
     return [seat for seat in range(len(table.players)) if seat not in table.out]
 
 
-def _places(table: Table, game: LiveGame) -> list[int]:
+def _places(table: Table, game: Judge) -> list[int]:
     """Amendment L3's places: the seats in play by cards left (fewer first, equal shares), the resigned last,
     the last to resign placed best of them."""
     remaining = game.state.remaining
@@ -359,7 +359,7 @@ def _places(table: Table, game: LiveGame) -> list[int]:
     return places
 
 
-def _end_early(table: Table, game: LiveGame, t: int, *, by: str, seat: int) -> None:
+def _end_early(table: Table, game: Judge, t: int, *, by: str, seat: int) -> None:
     """End the game by a resign or a claim (amendment L3): `seat` resigned, or claimed."""
     places = _places(table, game)
     result: dict[str, Any] = {"by": by}
@@ -378,7 +378,7 @@ _HANDLERS.update(ready=_ready, flip=_flip, play=_play, abort=_abort, resign=_res
 
 
 @transaction.atomic
-def _no_show(table: Table) -> LiveGame | None:
+def _no_show(table: Table) -> Judge | None:
     """A seat that never sat down within no_show_ms forfeits to those that did (amendment L5); None when
     nobody or everybody came (the table waits for its abort, or its players)."""
     humans = [seat for seat, level in enumerate(table.bots) if level is None]
@@ -441,7 +441,7 @@ def _tick(table: Table, now: int) -> Reply:
         table.away[seat] = now
     if silent:
         changed.append("away")
-    game: LiveGame | None = None
+    game: Judge | None = None
     timer = next_timer(clock_of(table))
     if timer is not None and now >= timer.at:
         game = _fire(table, timer.kind, timer.at)
@@ -457,7 +457,7 @@ def _tick(table: Table, now: int) -> Reply:
     return Reply(None, table.v, changed=True)
 
 
-def _fire(table: Table, kind: str, at: int) -> LiveGame | None:
+def _fire(table: Table, kind: str, at: int) -> Judge | None:
     """Record one due timer; the game, when one was rebuilt to do it."""
     if kind == "abort":
         table.status = Table.Status.ABORTED

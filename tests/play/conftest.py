@@ -98,7 +98,7 @@ def table_game(table_id: int) -> Any:
 
 # -- a deterministic player for both seats, and the search for decks that lead somewhere -----------
 
-from speedrules import LiveGame  # noqa: E402
+from speedrules import Judge  # noqa: E402
 from speedrules.cards import CARD_NAMES, JOKER  # noqa: E402
 
 
@@ -119,7 +119,7 @@ def emulate(
     """Play `deck` as the tests' driver and the referee would (stalls with the default flips; a reshuffle stops
     the emulation, its order being random): the event types, and the result (None: stopped)."""
     rules = PRESETS[ruleset]
-    game = LiveGame(rules, tuple(f"p{seat}" for seat in range(rules.players)), deck)
+    game = Judge(rules, tuple(f"p{seat}" for seat in range(rules.players)), deck)
     t = 0
     while len(game.events) < max_events:
         state = game.state

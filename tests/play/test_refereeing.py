@@ -18,7 +18,7 @@ from matches.models import Game
 from play.acting import tables_sweep
 from play.models import Table, TableEvent
 from play.services import table_open_for_game
-from speedrules import PRESETS, LiveGame
+from speedrules import PRESETS, Judge
 from speedrules.cards import CARD_NAMES, JOKER
 from tests.factories import make_match, make_player, make_user
 
@@ -45,7 +45,7 @@ async def _start(table: Table, one_user: Any, two_user: Any) -> tuple[Seat, Seat
 
 def _start_state(ruleset: str, deck: list[str]) -> Any:
     rules = PRESETS[ruleset]
-    return LiveGame(rules, tuple(f"p{seat}" for seat in range(rules.players)), deck).state
+    return Judge(rules, tuple(f"p{seat}" for seat in range(rules.players)), deck).state
 
 
 def _collision_deck() -> tuple[list[str], str, str, int]:
@@ -225,7 +225,7 @@ def _two_plays_deck() -> list[str]:
     """A deck where seat 0 can play at the start and again after that play."""
     for seed in range(2000):
         deck = fixed_deck("speed", seed)
-        game = LiveGame(PRESETS["speed"], ("p0", "p1"), deck)
+        game = Judge(PRESETS["speed"], ("p0", "p1"), deck)
         plays = sorted(game.state.legal_single_plays(0))
         if not plays:
             continue
