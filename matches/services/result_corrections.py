@@ -172,6 +172,8 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str | None]) -> 
     after = dict(before)
     for number, handle in winners.items():
         status = next((status for played, status, _ in rows if played == number), None)
+        if status is None and number <= last:  # games are numbered from 1 without gaps
+            raise Invalid(f"Match {match.pk} has no game {number}.", extra={"field": "games"})
         if status is not None and status not in _SETTLED:
             raise Invalid(
                 f"Game {number} of match {match.pk} is {Game.Status(status).label.lower()}: settle it before "

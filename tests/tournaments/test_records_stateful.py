@@ -211,6 +211,50 @@ class Records(RuleBasedStateMachine):
             ),
         )
 
+    @precondition(
+        lambda self: TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False).exists()
+    )
+    @rule(data=st.data())
+    def correct_games(self, data: st.DataObject) -> None:
+        """Some games as they really went: another winner, void (did not count), or games added after the last."""
+        decided = list(
+            TournamentMatch.objects.filter(
+                tournament=self.tournament, status=TournamentMatch.Status.DECIDED, match__isnull=False
+            )
+            .select_related("player_one", "player_two")
+            .order_by("id")
+        )
+        pairing = self._pick(data, decided)
+        if pairing is None:
+            return
+        handles = [pairing.player_one.handle, pairing.player_two.handle]
+        match = Match.objects.get(pk=pairing.match_id)
+        last = match.games.count()
+        # A series as it could have gone (a void game now and then, never one the match did not play), game by
+        # game from the first; the recorded games after its end did not count.
+        wins = dict.fromkeys(handles, 0)
+        games: list[dict[str, Any]] = []
+        while max(wins.values()) < match.wins_needed:
+            number = len(games) + 1
+            went = data.draw(st.sampled_from([*handles, "void"] if number <= last else handles))
+            if went == "void":
+                games.append({"game": number, "void": True})
+            else:
+                wins[went] += 1
+                games.append({"game": number, "winner": went})
+        games += [{"game": number, "void": True} for number in range(len(games) + 1, last + 1)]
+        self._try(
+            f"correct {pairing.key}'s games {games}",
+            lambda: pairing_correct(
+                tournament_id=self.tournament.pk,
+                key=pairing.key,
+                games=games,
+                user=self.organiser,
+                reason="The score sheet says otherwise.",
+                confirm=True,
+            ),
+        )
+
     # --- What must always hold ----------------------------------------------------------
 
     @invariant()

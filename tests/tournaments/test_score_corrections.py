@@ -137,6 +137,7 @@ def test_a_score_that_keeps_the_winner_moves_only_the_games(organiser):
         # A fourth game of a best of 3 is one too many; a fifth cannot come before the fourth.
         ([{"game": 4, "winner": "emma"}], "best of 3 has at most 3 games that someone wins"),
         ([{"game": 5, "winner": "emma"}], "Game 5 cannot be added without game 4"),
+        ([{"game": 0, "winner": "emma"}], "has no game 0"),
         ([{"game": 4, "void": True}], "Game 4 .* never played .* nothing to void"),
         ([{"game": 3, "void": True}], r"no one reaches the 2 games needed \(1\N{EN DASH}1\)"),
         ([{"game": 3, "void": True, "winner": "dev"}], "its winner or say it was void, not both"),
