@@ -53,6 +53,10 @@ def log_bytes(one: str, two: str, seat: int, variant: int) -> bytes:
     return orjson.dumps(won_log("speed", [one, two], winner_seat=seat, start=variant * 200))
 
 
+def decided_pairings() -> Any:
+    return TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False)
+
+
 def exists(*statuses: str, **conditions: object) -> bool:
     return Game.objects.filter(status__in=statuses, **conditions).exists()
 
@@ -104,6 +108,10 @@ class Records(RuleBasedStateMachine):
     def _user(self, data: st.DataObject, game: Game, *, organiser: bool = True) -> Any:
         sides = [game.match.player_one.user, game.match.player_two.user]
         return data.draw(st.sampled_from([*sides, self.organiser] if organiser else sides))
+
+    def _decided_pairing(self, data: st.DataObject) -> TournamentMatch | None:
+        decided = decided_pairings().filter(tournament=self.tournament).select_related("player_one", "player_two")
+        return self._pick(data, list(decided.order_by("id")))
 
     def _try(self, what: str, action: Any) -> None:
         try:
@@ -183,19 +191,10 @@ class Records(RuleBasedStateMachine):
         later = timezone.now() + timedelta(seconds=CONFIRM_WITHIN + 1)
         self.steps_done.append(f"lapse: {games_lapse(now=later)} stood")
 
-    @precondition(
-        lambda self: TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False).exists()
-    )
+    @precondition(lambda self: decided_pairings().exists())
     @rule(data=st.data())
     def correct(self, data: st.DataObject) -> None:
-        decided = list(
-            TournamentMatch.objects.filter(
-                tournament=self.tournament, status=TournamentMatch.Status.DECIDED, match__isnull=False
-            )
-            .select_related("player_one", "player_two")
-            .order_by("id")
-        )
-        pairing = self._pick(data, decided)
+        pairing = self._decided_pairing(data)
         if pairing is None:
             return
         other = pairing.player_two if pairing.winner_id == pairing.player_one_id else pairing.player_one
@@ -211,20 +210,11 @@ class Records(RuleBasedStateMachine):
             ),
         )
 
-    @precondition(
-        lambda self: TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False).exists()
-    )
+    @precondition(lambda self: decided_pairings().exists())
     @rule(data=st.data())
     def correct_games(self, data: st.DataObject) -> None:
         """Some games as they really went: another winner, void (did not count), or games added after the last."""
-        decided = list(
-            TournamentMatch.objects.filter(
-                tournament=self.tournament, status=TournamentMatch.Status.DECIDED, match__isnull=False
-            )
-            .select_related("player_one", "player_two")
-            .order_by("id")
-        )
-        pairing = self._pick(data, decided)
+        pairing = self._decided_pairing(data)
         if pairing is None:
             return
         handles = [pairing.player_one.handle, pairing.player_two.handle]
