@@ -9,8 +9,9 @@ when its finalists change (as a playoff after groups). Nothing here writes:
 `tournaments.services.pairing_corrections` applies any plan the same way.
 
 Two players' results are corrected by naming the winner (every decided game
-turned round) or each game's real winner (the series runs again); a table's by the corrected places of some of its games (the
-series is run again). Either way the planning sees the corrected pairing as
+turned round) or each game as it went (its real winner, void, or a game added
+after the last: the series runs again); a table's by the corrected places of
+some of its games (the series is run again). Either way the planning sees the corrected pairing as
 it will be (`CorrectionContext.corrected`: winner, places and points).
 
 Called by `tournaments.services.pairing_corrections.pairing_correct` with the tournament locked.

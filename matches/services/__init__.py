@@ -6,7 +6,10 @@
 - `games`: the match row lock; evidence, confirmation, disputes, settlement and lapses of games
   (the entry points take a game's id; the helpers under the lock take the locked game);
 - `results`: a game's result as people give it (places by handle, a team's winner) and as a game keeps it;
-- `result_corrections`: a correction from above turns a finished match round, or annuls a match.
+- `result_corrections`: a correction from above turns a finished match round, sets, voids or adds some of
+  its games, or annuls a match;
+- `result_writer`: the one writer of games, their history (`ResultChange`) and a match's outcome: the
+  services above work out each change and hand it there (`game_record_change`, `match_outcome_write`).
 """
 
 from ..selectors import AnyUser
@@ -18,10 +21,8 @@ from .games import (
     game_dispute_claim,
     game_forfeit,
     game_lock,
-    game_record_change,
     game_report_result,
     game_set_result,
-    game_state,
     games_lapse,
     require_match_live,
 )
@@ -37,6 +38,7 @@ from .result_corrections import (
     pair_correction_plan,
     table_correction_plan,
 )
+from .result_writer import game_record_change, game_state
 from .results import places_from_handles
 
 __all__ = [

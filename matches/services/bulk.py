@@ -18,9 +18,10 @@ from django.db import transaction
 from speedsite.errors import Invalid, NotAllowed
 from speedsite.site_cache import site_lists_changed
 
-from ..models import Game, Match, Player
+from ..models import Match, Player
 from ..selectors import AnyUser, user_is_organiser, user_player
 from .matches import ruleset_resolve, series_resolve, time_limit_resolve
+from .result_writer import games_open
 
 
 @transaction.atomic
@@ -75,6 +76,6 @@ def match_create_bulk(
         )
         for one, two in pairs
     )
-    Game.objects.bulk_create(Game(match=match, number=1) for match in matches)
+    games_open(games=((match, 1) for match in matches))
     site_lists_changed()
     return matches

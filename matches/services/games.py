@@ -1,16 +1,17 @@
 """Deciding games: evidence (verified logs, reports), confirmation, disputes, settlement, lapses.
 
 Every change to a match, its games or their logs holds the match row's lock
-(`game_lock`), so changes to one match run one after the other. Each change
-of a game's result leaves a `ResultChange` row (who, when, why, before, after).
+(`game_lock`), so changes to one match run one after the other. These
+services decide what changes; `result_writer.game_record_change` writes it,
+the game's fields and its `ResultChange` row (who, when, why, before, after).
 Which evidence decides what is the pure `matches.evidence.game_outcome`.
 
 The entry points views, API views, tasks and commands call take a game's id
 and take the lock themselves (`game_report_result`, `game_confirm`,
 `game_dispute_claim`, `game_set_result`, `games_lapse`). The helpers other
 services call under the lock they hold (`game_apply_evidence`, `game_decide`,
-`game_dispute`, `game_record_change`) take the locked `Game` instance, and
-refuse to run outside a transaction.
+`game_dispute`) take the locked `Game` instance, and refuse to run outside a
+transaction.
 """
 
 from __future__ import annotations
@@ -23,14 +24,13 @@ from django.utils import timezone
 
 from speedrules.text import clock as game_clock
 from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
-from speedsite.site_cache import site_lists_changed
 
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence
 from ..models import Game, Match, Player, ResultChange
 from ..selectors import AnyUser, signed_in, user_is_organiser, user_player
 from .matches import match_progress
-from .notifications import notify_game_change
+from .result_writer import game_evidence_write, game_record_change, game_state
 from .results import (
     claimed_places,
     claimed_timed,
@@ -80,53 +80,6 @@ def _require_lock_held() -> None:
     # with game_lock (they open no transaction or savepoint of their own).
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("call inside a transaction holding the match lock (game_lock)")
-
-
-def game_state(game: Game) -> dict[str, Any]:
-    """A game's result as history keeps it (handles, not ids, so it reads the same after renames of rows)."""
-    match = game.match
-    players = {player.pk: player.handle for player in match.players}
-    state: dict[str, Any] = {
-        "status": game.status,
-        "winner": players.get(game.winner_id) if game.winner_id else None,
-        "decided_by": game.decided_by or None,
-        "claimed_winner": players.get(game.claimed_winner_id) if game.claimed_winner_id else None,
-    }
-    if match.ranks_games:
-        handles = [player.handle for player in match.players]
-        state["places"] = None if game.places is None else dict(zip(handles, game.places, strict=True))
-        state["claimed_places"] = (
-            None if game.claimed_places is None else dict(zip(handles, game.claimed_places, strict=True))
-        )
-    return state
-
-
-def game_record_change(
-    *,
-    game: Game,
-    kind: str,
-    before: dict[str, Any],
-    made_by: AnyUser = None,
-    reason: str = "",
-    source: dict[str, Any] | None = None,
-) -> ResultChange:
-    """Keep one change of a game's result in its match's history (and outdate the site's lists).
-
-    A change that waits on someone (a new claim, a dispute) emails them (`notifications`).
-    """
-    site_lists_changed()
-    change = ResultChange.objects.create(
-        match_id=game.match_id,
-        game=game,
-        kind=kind,
-        made_by=signed_in(made_by),
-        reason=reason,
-        before=before,
-        after=game_state(game),
-        source=source or {},
-    )
-    notify_game_change(game=game, before=before, after=change.after, reason=reason)  # sent after the commit
-    return change
 
 
 def _clear_claim(game: Game) -> None:
@@ -191,8 +144,15 @@ def game_decide(
     game.decided_by_user = signed_in(made_by)
     game.reason = reason
     _clear_claim(game)
-    game.save(update_fields=_DECISION_FIELDS)
-    game_record_change(game=game, kind=kind, before=before, made_by=made_by, reason=reason, source=source)
+    game_record_change(
+        game=game,
+        kind=kind,
+        before=before,
+        fields=_DECISION_FIELDS,
+        made_by=made_by,
+        reason=reason,
+        source=source,
+    )
     match_progress(match=match)
     return game
 
@@ -239,8 +199,14 @@ def game_dispute(*, game: Game, made_by: AnyUser = None, reason: str = "") -> Ga
         before = game_state(game)
         game.status = Game.Status.DISPUTED
         game.confirm_by = None  # a disputed claim never lapses
-        game.save(update_fields=["status", "confirm_by"])
-        game_record_change(game=game, kind=ResultChange.Kind.DISPUTE, before=before, made_by=made_by, reason=reason)
+        game_record_change(
+            game=game,
+            kind=ResultChange.Kind.DISPUTE,
+            before=before,
+            fields=["status", "confirm_by"],
+            made_by=made_by,
+            reason=reason,
+        )
     return game
 
 
@@ -320,9 +286,13 @@ def game_apply_evidence(*, game: Game, made_by: AnyUser = None, source: dict[str
             before = game_state(game)
             game.status = Game.Status.OPEN
             _clear_claim(game)
-            game.save(update_fields=_CLAIM_FIELDS)
             game_record_change(
-                game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source
+                game=game,
+                kind=ResultChange.Kind.SUBMISSION,
+                before=before,
+                fields=_CLAIM_FIELDS,
+                made_by=made_by,
+                source=source,
             )
         return game
     # Decided by its logs before: a re-verification that no longer agrees puts it before an organiser.
@@ -364,8 +334,14 @@ def _game_claim(*, game: Game, outcome: Outcome, made_by: AnyUser, source: dict[
     game.claimed_places = None if outcome.places is None else list(outcome.places)
     game.claimed_timed_scores = None if outcome.timed is None else list(outcome.timed)
     game.confirm_by = claim_deadline(game.match, timezone.now())
-    game.save(update_fields=_CLAIM_FIELDS)
-    game_record_change(game=game, kind=ResultChange.Kind.SUBMISSION, before=before, made_by=made_by, source=source)
+    game_record_change(
+        game=game,
+        kind=ResultChange.Kind.SUBMISSION,
+        before=before,
+        fields=_CLAIM_FIELDS,
+        made_by=made_by,
+        source=source,
+    )
     return game
 
 
@@ -406,7 +382,7 @@ def game_report_result(
         else:
             chosen, seat_places = team_result(match, winner)
         game.reports = {**game.reports, str(me.pk): report_entry(chosen, seat_places)}
-        game.save(update_fields=["reports"])
+        game_evidence_write(game=game, fields=["reports"])
         return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
     if winner is None:
         raise Invalid("Name the winner.", extra={"field": "winner"})
@@ -414,7 +390,7 @@ def game_report_result(
     assert reported is not None
     field = "reported_by_one" if me.pk == match.player_one_id else "reported_by_two"
     setattr(game, field, reported)
-    game.save(update_fields=[field])
+    game_evidence_write(game=game, fields=[field])
     return game_apply_evidence(game=game, made_by=user, source={"report": me.handle})
 
 
@@ -474,7 +450,7 @@ def _table_confirm(*, game: Game, me: Player, user: AnyUser, winner: Player | No
     """
     before = game_state(game)
     game.reports = {**game.reports, str(me.pk): report_entry(winner, claimed_places(game))}
-    game.save(update_fields=["reports"])
+    game_evidence_write(game=game, fields=["reports"])
     claims, pending = game_claims(game)
     outcome = game_evidence_outcome(game, claims, pending=pending)
     if outcome.verdict is OutcomeKind.DECIDED:

@@ -12,10 +12,11 @@ from speedsite.errors import Invalid, NotAllowed
 from speedsite.site_cache import site_lists_changed
 
 from ..listeners import match_finished_notify
-from ..models import Game, Match, Player
+from ..models import Match, Player
 from ..placings import DEFAULT_POINTS_PER_PLACE
 from ..selectors import AnyUser, players_by_handles, user_is_organiser, user_player
 from ..series import series_step, table_series_step
+from .result_writer import games_open, match_outcome_write
 
 MAX_SERIES_LENGTH = 99
 
@@ -201,7 +202,7 @@ def match_create(
         confirm_within=confirm_within,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
-    Game.objects.create(match=match, number=1)
+    games_open(games=[(match, 1)])
     site_lists_changed()
     return match
 
@@ -211,7 +212,7 @@ def match_finish(*, match: Match, winner: Player) -> Match:
     match.status = Match.Status.FINISHED
     match.winner = winner
     match.finished_at = timezone.now()
-    Match.objects.filter(pk=match.pk).update(status=match.status, winner=winner, finished_at=match.finished_at)
+    match_outcome_write(match=match, fields=["status", "winner", "finished_at"])
 
     # The next step, in the same transaction (no signals): the apps above
     # (ratings, tournament advancement) registered their listeners at start-up.
@@ -242,4 +243,4 @@ def match_progress(*, match: Match) -> None:
     if step.winner_id is not None:
         match_finish(match=match, winner=next(player for player in match.players if player.pk == step.winner_id))
     elif step.open_game is not None:
-        Game.objects.create(match=match, number=step.open_game)
+        games_open(games=[(match, step.open_game)])

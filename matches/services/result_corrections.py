@@ -14,19 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from speedsite.errors import Conflict, Invalid, NotFound
-from speedsite.site_cache import site_lists_changed
 
 from ..models import Game, Match, ResultChange
 from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner
 from ..selectors import AnyUser, signed_in
 from ..series import TableGameRow, series_step, table_scores, table_series_step
-from .games import game_record_change, game_state
+from .result_writer import game_record_change, game_state, game_unplayed, match_outcome_write, match_state
 from .results import places_from_handles
 
 
@@ -40,10 +38,6 @@ def _match_lock(match_id: int) -> Match:
     if match is None:
         raise NotFound(f"There is no match {match_id}.")
     return match
-
-
-def _match_state(match: Match) -> dict[str, Any]:
-    return {"status": match.status, "winner": match.winner.handle if match.winner is not None else None}
 
 
 @transaction.atomic
@@ -75,78 +69,93 @@ def match_correct(
     if match.winner_id == winner_id:
         return match
     other = {players[0]: players[1], players[1]: players[0]}
-    now = timezone.now()
-    source = {"correction": correction_id}
-    games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED).order_by("number"))
-    for game in games:
-        if game.winner_id is None:
-            continue  # a timed game whose first place is shared: no one won it either way
-        game.match = match  # history names players by handle: the locked match has them
-        before = game_state(game)
+    # A timed game whose first place is shared has no winner: no one won it either way.
+    games = list(Game.objects.filter(match=match, status=Game.Status.DECIDED, winner__isnull=False).order_by("number"))
+
+    def turn(game: Game) -> None:
+        assert game.winner_id is not None
         game.winner_id = other[game.winner_id]
         if game.places is not None:  # a timed match's places name its winner (the audit checks it)
             game.places = list(places_from_winner(players.index(game.winner_id), 2) or ())
-        _correction_save(game, made_by=made_by, reason=reason, now=now)
-        game_record_change(
-            game=game, kind=ResultChange.Kind.CORRECTION, before=before, made_by=made_by, reason=reason, source=source
-        )
+
+    _games_correct(match, games, winner_id, turn, correction_id=correction_id, made_by=made_by, reason=reason)
     step = series_step(
-        games=Game.objects.filter(match=match).values_list("number", "status", "winner_id"),
+        games=((game.number, game.status, game.winner_id) for game in games),
         player_ids=players,
         wins_needed=match.wins_needed,
     )
     # Turning every decided game round turns the series round: the new winner has the wins the old one had.
     assert step.winner_id == winner_id, "a finished match's games, turned round, give the other player the series"
-    match.winner = match.player_one if winner_id == match.player_one_id else match.player_two
-    # finished_at stays: the match was decided then; the correction says how (ratings keep its place in time).
-    Match.objects.filter(pk=match.pk).update(winner=match.winner)
     return match
 
 
-def _correction_save(game: Game, *, made_by: AnyUser, reason: str, now: Any) -> None:
-    game.decided_by = Game.DecidedBy.CORRECTION
-    game.decided_at = now
-    game.decided_by_user = signed_in(made_by)
-    game.reason = reason
-    game.save(update_fields=["winner", "places", "decided_by", "decided_at", "decided_by_user", "reason"])
+#: A two-player game as a correction reads it: its status and its winner's id (None: void, or a timed game
+#: whose first place was shared). `NOT_PLAYED` stands for a game the match never had.
+PairGame = tuple[str, int | None]
+NOT_PLAYED = "not_played"
+_SETTLED = (Game.Status.DECIDED, Game.Status.VOID)
 
 
 @dataclass(frozen=True)
 class PairCorrection:
-    """What correcting some games' winners of a finished two-player match does, worked out before anything is written.
+    """What correcting some games of a finished two-player match does, worked out before anything is written.
 
-    `changed` maps each game number whose winner changes to its winner's id
-    before and after; `winners` is every decided game's winner as the
-    correction leaves it (None: a timed game whose first place was shared);
-    `winner_id` is who then wins the series.
+    `before` is every settled game (decided or void) as recorded, `after`
+    every game as the correction leaves it (the games it adds too), each as a
+    `PairGame`; `winner_id` is who then wins the series.
     """
 
     match: Match
-    changed: dict[int, tuple[int | None, int]]
-    winners: dict[int, int | None]
+    before: dict[int, PairGame]
+    after: dict[int, PairGame]
     winner_id: int
+
+    @property
+    def changed(self) -> dict[int, tuple[PairGame, PairGame]]:
+        """Each game the correction changes (or adds), before and after, by number."""
+        return {
+            number: (self.before.get(number, (NOT_PLAYED, None)), game)
+            for number, game in sorted(self.after.items())
+            if self.before.get(number) != game
+        }
+
+    @property
+    def winners(self) -> dict[int, int | None]:
+        """Every decided game's winner as the correction leaves it (None: a timed game's shared first place)."""
+        return {
+            number: winner for number, (status, winner) in sorted(self.after.items()) if status == Game.Status.DECIDED
+        }
 
     def handle(self, player_id: int | None) -> str | None:
         return next((player.handle for player in self.match.players if player.pk == player_id), None)
 
     def score(self, *, corrected: bool) -> dict[str, int]:
         """Each handle's games won, before or after the correction."""
-        winners = self.winners.values() if corrected else self._before().values()
-        return {player.handle: sum(1 for pk in winners if pk == player.pk) for player in self.match.players}
-
-    def _before(self) -> dict[int, int | None]:
+        games = (self.after if corrected else self.before).values()
         return {
-            number: self.changed[number][0] if number in self.changed else pk for number, pk in self.winners.items()
+            player.handle: sum(1 for status, pk in games if status == Game.Status.DECIDED and pk == player.pk)
+            for player in self.match.players
         }
 
 
-def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCorrection:
-    """Check corrected winners for some decided games of a finished two-player match (game number to handle).
+def _score_words(match: Match, wins: Mapping[int, int]) -> str:
+    return "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
 
-    The corrected series must end where the match ended: its winner reaches
-    the wins needed in its last decided game and not before (a game played
-    after the series was over could not have been played). A game cannot be
-    added or taken away here. Raises `Invalid` saying what is wrong. Reads only.
+
+def _series_words(match: Match) -> str:
+    return f"{'a best of' if match.series == Match.Series.BEST_OF else 'a first to'} {match.series_length}"
+
+
+def pair_correction_plan(*, match: Match, winners: Mapping[int, str | None]) -> PairCorrection:
+    """Check the corrected games of a finished two-player match: game number to the real winner's handle, or None
+    for a game that did not count (it becomes void).
+
+    A game the match never had is added by giving its winner, numbered on from
+    its last game (a 2-0 that was really 2-1). The corrected series must end
+    where the match ended: its winner reaches the wins needed in the last game
+    that counts, and only void games follow (a game that counted after the
+    series was over could not have been played); so no more games count than
+    the series can have. Raises `Invalid` saying what is wrong. Reads only.
     """
     if len(match.player_ids) != 2:
         raise Invalid(f"Match {match.pk} is not a match of two players; correct its games' places instead.")
@@ -157,89 +166,129 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str]) -> PairCor
     if not winners:
         raise Invalid("Give the corrected winner of at least one game.", extra={"field": "games"})
     by_handle = {player.handle.lower(): player.pk for player in match.players}
-    decided: dict[int, int | None] = dict(
-        Game.objects.filter(match=match, status=Game.Status.DECIDED)
-        .order_by("number")
-        .values_list("number", "winner_id")
-    )
-    corrected = dict(decided)
-    changed: dict[int, tuple[int | None, int]] = {}
+    rows = list(Game.objects.filter(match=match).order_by("number").values_list("number", "status", "winner_id"))
+    before: dict[int, PairGame] = {number: (status, winner) for number, status, winner in rows if status in _SETTLED}
+    last = max((number for number, _, _ in rows), default=0)
+    after = dict(before)
     for number, handle in winners.items():
-        if number not in decided:
+        status = next((status for played, status, _ in rows if played == number), None)
+        if status is None and number <= last:  # games are numbered from 1 without gaps
+            raise Invalid(f"Match {match.pk} has no game {number}.", extra={"field": "games"})
+        if status is not None and status not in _SETTLED:
             raise Invalid(
-                f"Game {number} of match {match.pk} is not a decided game; only decided games' winners are corrected.",
+                f"Game {number} of match {match.pk} is {Game.Status(status).label.lower()}: settle it before "
+                "correcting the match.",
                 extra={"field": "games"},
             )
+        if handle is None:
+            if number not in before:
+                raise Invalid(
+                    f"Game {number} of match {match.pk} was never played (its games end at game {last}): "
+                    "there is nothing to void.",
+                    extra={"field": "games"},
+                )
+            after[number] = (Game.Status.VOID, None)
+            continue
         winner_id = by_handle.get(str(handle).lower())
         if winner_id is None:
             seated = " v ".join(player.handle for player in match.players)
             raise Invalid(f"{handle!r} did not play in match {match.pk} ({seated}).", extra={"field": "games"})
-        corrected[number] = winner_id
-        if decided[number] != winner_id:
-            changed[number] = (decided[number], winner_id)
-    wins = dict.fromkeys(match.player_ids, 0)
-    numbers = sorted(corrected)
-    series_winner: int | None = None
-    for position, number in enumerate(numbers):
-        pk = corrected[number]
-        if pk is None:
-            continue
-        wins[pk] += 1
-        if wins[pk] >= match.wins_needed:
-            series_winner = pk
-            if position != len(numbers) - 1:
-                score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
-                raise Invalid(
-                    f"With these winners the series is over after game {number} ({score}), but game "
-                    f"{numbers[-1]} was played after it. Correct the games so the last one decides the match.",
-                    extra={"field": "games"},
-                )
-            break
-    if series_winner is None:
-        score = "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
+        after[number] = (Game.Status.DECIDED, winner_id)
+    added = sorted(number for number in after if number > last)
+    if added != list(range(last + 1, last + 1 + len(added))):
+        missing = next(number for number in range(last + 1, added[-1]) if number not in after)
         raise Invalid(
-            f"With these winners no one reaches the {match.wins_needed} game{'s' if match.wins_needed != 1 else ''} "
-            f"needed ({score}): the match would not be over. Correct the games so one player wins the series.",
+            f"Game {added[-1]} cannot be added without game {missing}: the match's games end at game {last}, "
+            "and a game a correction adds follows them.",
             extra={"field": "games"},
         )
-    return PairCorrection(match, changed, corrected, series_winner)
+    most = 2 * match.wins_needed - 1
+    won = sum(1 for status, winner in after.values() if status == Game.Status.DECIDED and winner is not None)
+    if won > most:
+        raise Invalid(
+            f"{_series_words(match).capitalize()} has at most {most} games that someone wins; these games make {won}. "
+            "Void the games that did not count.",
+            extra={"field": "games"},
+        )
+    return PairCorrection(match, before, after, _series_end(match, after))
+
+
+def _series_end(match: Match, games: Mapping[int, PairGame]) -> int:
+    """Who wins the series these games make, checking that it ends on the last game that counts."""
+    wins = dict.fromkeys(match.player_ids, 0)
+    ended: int | None = None
+    for number in sorted(games):
+        status, winner = games[number]
+        if ended is not None:
+            if status == Game.Status.VOID:
+                continue  # did not count: the series stays over
+            raise Invalid(
+                f"With these games the series is over after game {ended} ({_score_words(match, wins)}), but game "
+                f"{number} counts after it. Correct the games so the last one that counts decides the match, "
+                "or void those after it.",
+                extra={"field": "games"},
+            )
+        if status != Game.Status.DECIDED or winner is None:
+            continue
+        wins[winner] += 1
+        if wins[winner] >= match.wins_needed:
+            ended = number
+    if ended is None:
+        needed = f"{match.wins_needed} game{'s' if match.wins_needed != 1 else ''}"
+        raise Invalid(
+            f"With these games no one reaches the {needed} needed ({_score_words(match, wins)}): the match would "
+            "not be over. Correct the games, or add the game that decided it, so one player wins the series.",
+            extra={"field": "games"},
+        )
+    return max(wins, key=wins.__getitem__)
 
 
 @transaction.atomic
 def match_correct_games(
     *,
     match_id: int,
-    winners: Mapping[int, str],
+    winners: Mapping[int, str | None],
     correction_id: int,
     made_by: AnyUser = None,
     reason: str = "",
 ) -> PairCorrection:
-    """Some games of a finished two-player match were really won by the other player: set them, and the winner.
+    """Some games of a finished two-player match went otherwise: set them (a winner, void, or added), and the winner.
 
-    The real score (2-1 the other way, not 1-2) is entered game by game. Each
-    changed game says `correction` and keeps a history row naming the
-    correction; in a timed match its places follow its new winner. The
-    match's winner follows from the series (`pair_correction_plan`);
-    finished_at stays, so the ratings keep the match's place in time.
+    The real score (2-1 the other way, not 1-2; 2-0 that was 2-1, or 2-1 that
+    was 2-0) is entered game by game (`pair_correction_plan`: None voids a
+    game). Each changed game says `correction` and keeps a history row naming
+    the correction (an added game's history starts there); in a timed match
+    its places follow its new winner. The match's winner follows from the
+    series; finished_at stays, so the ratings keep the match's place in time.
     """
     match = _match_lock(match_id)
     plan = pair_correction_plan(match=match, winners=winners)
     seats = match.player_ids
+    changed = plan.changed
+    games = list(Game.objects.filter(match=match, number__in=list(changed)).order_by("number"))
+    played = {game.number for game in games}
+    games += [game_unplayed(match=match, number=number) for number in changed if number not in played]
 
     def correct(game: Game) -> None:
-        game.winner_id = plan.changed[game.number][1]
-        if game.places is not None or match.time_limit_ms is not None:
-            game.places = list(places_from_winner(seats.index(game.winner_id), 2) or ())
+        status, winner_id = changed[game.number][1]
+        game.status, game.winner_id = status, winner_id
+        if status == Game.Status.VOID:
+            game.places = None  # a void game has no places (the audit checks it)
+        elif game.places is not None or match.time_limit_ms is not None:
+            assert winner_id is not None
+            game.places = list(places_from_winner(seats.index(winner_id), 2) or ())
 
-    _games_correct(
-        match, plan.changed, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
-    )
+    _games_correct(match, games, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason)
     return plan
+
+
+#: What a correction sets on each game it changes.
+_CORRECTED_FIELDS = ["status", "winner", "places", "decided_by", "decided_at", "decided_by_user", "reason"]
 
 
 def _games_correct(
     match: Match,
-    numbers: Iterable[int],
+    games: Iterable[Game],
     winner_id: int | None,
     correct: Callable[[Game], None],
     *,
@@ -247,26 +296,30 @@ def _games_correct(
     made_by: AnyUser,
     reason: str,
 ) -> None:
-    """Apply `correct` to each of the match's games `numbers` (locked by the caller), each with its history row
-    naming the correction, then set the match's winner. finished_at stays: the ratings keep the match's place
-    in time."""
+    """Apply `correct` to each of the match's `games` (locked by the caller; unsaved: a game the correction adds),
+    each written with its history row naming the correction, then set the match's winner. finished_at stays: the
+    ratings keep the match's place in time."""
     now = timezone.now()
-    for game in Game.objects.filter(match=match, number__in=list(numbers)).order_by("number"):
-        game.match = match
-        before = game_state(game)
+    for game in games:
+        game.match = match  # history names players by handle: the locked match has them
+        before = game_state(game) if game.pk is not None else {}
         correct(game)
-        _correction_save(game, made_by=made_by, reason=reason, now=now)
+        game.decided_by = Game.DecidedBy.CORRECTION
+        game.decided_at = now
+        game.decided_by_user = signed_in(made_by)
+        game.reason = reason
         game_record_change(
             game=game,
             kind=ResultChange.Kind.CORRECTION,
             before=before,
+            fields=_CORRECTED_FIELDS,
             made_by=made_by,
             reason=reason,
             source={"correction": correction_id},
         )
     if match.winner_id != winner_id:
         match.winner = next(player for player in match.players if player.pk == winner_id)
-        Match.objects.filter(pk=match.pk).update(winner=match.winner)
+        match_outcome_write(match=match, fields=["winner"])
 
 
 @dataclass(frozen=True)
@@ -382,8 +435,9 @@ def match_correct_places(
         game.places = list(places)
         game.winner_id = None if first is None else match.player_ids[first]
 
+    corrected = Game.objects.filter(match=match, number__in=list(plan.changed)).order_by("number")
     _games_correct(
-        match, plan.changed, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
+        match, corrected, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
     )
     return plan
 
@@ -400,19 +454,15 @@ def match_annul(*, match_id: int, correction_id: int, made_by: AnyUser = None, r
     match = _match_lock(match_id)
     if match.status == Match.Status.ANNULLED:
         return match
-    before = _match_state(match)
+    before = match_state(match)
     match.status = Match.Status.ANNULLED
-    Match.objects.filter(pk=match.pk).update(status=match.status)
-    Game.objects.filter(match=match, status=Game.Status.AWAITING_CONFIRMATION).update(confirm_by=None)
-    ResultChange.objects.create(
+    match_outcome_write(
         match=match,
-        game=None,
+        fields=["status"],
         kind=ResultChange.Kind.ANNULMENT,
-        made_by=signed_in(made_by),
-        reason=reason,
         before=before,
-        after=_match_state(match),
+        made_by=made_by,
+        reason=reason,
         source={"correction": correction_id},
     )
-    site_lists_changed()
     return match

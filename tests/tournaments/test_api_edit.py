@@ -62,7 +62,10 @@ def test_a_score_is_corrected_game_by_game(client_for, organiser):
     assert preview.status_code == 200, preview.json()
     data = preview.json()
     assert data["score"] == {"before": {one: 2, two: 1}, "after": {one: 1, two: 2}}
-    assert data["games"] == [{"game": 3, "before": one, "after": two}] and not data["applied"]
+    assert data["games"] == [
+        {"game": 3, "before": one, "after": two, "before_status": "decided", "after_status": "decided"}
+    ]
+    assert not data["applied"]
     refused = client_for(organiser).post(url, {"games": [{"game": 1}]}, format="json")
     assert refused.status_code == 400 and "winner" in refused.json()["message"]
     applied = client_for(organiser).post(url, {"games": games, "reason": "sheet"}, format="json")

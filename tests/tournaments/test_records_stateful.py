@@ -53,6 +53,10 @@ def log_bytes(one: str, two: str, seat: int, variant: int) -> bytes:
     return orjson.dumps(won_log("speed", [one, two], winner_seat=seat, start=variant * 200))
 
 
+def decided_pairings() -> Any:
+    return TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False)
+
+
 def exists(*statuses: str, **conditions: object) -> bool:
     return Game.objects.filter(status__in=statuses, **conditions).exists()
 
@@ -104,6 +108,10 @@ class Records(RuleBasedStateMachine):
     def _user(self, data: st.DataObject, game: Game, *, organiser: bool = True) -> Any:
         sides = [game.match.player_one.user, game.match.player_two.user]
         return data.draw(st.sampled_from([*sides, self.organiser] if organiser else sides))
+
+    def _decided_pairing(self, data: st.DataObject) -> TournamentMatch | None:
+        decided = decided_pairings().filter(tournament=self.tournament).select_related("player_one", "player_two")
+        return self._pick(data, list(decided.order_by("id")))
 
     def _try(self, what: str, action: Any) -> None:
         try:
@@ -183,19 +191,10 @@ class Records(RuleBasedStateMachine):
         later = timezone.now() + timedelta(seconds=CONFIRM_WITHIN + 1)
         self.steps_done.append(f"lapse: {games_lapse(now=later)} stood")
 
-    @precondition(
-        lambda self: TournamentMatch.objects.filter(status=TournamentMatch.Status.DECIDED, match__isnull=False).exists()
-    )
+    @precondition(lambda self: decided_pairings().exists())
     @rule(data=st.data())
     def correct(self, data: st.DataObject) -> None:
-        decided = list(
-            TournamentMatch.objects.filter(
-                tournament=self.tournament, status=TournamentMatch.Status.DECIDED, match__isnull=False
-            )
-            .select_related("player_one", "player_two")
-            .order_by("id")
-        )
-        pairing = self._pick(data, decided)
+        pairing = self._decided_pairing(data)
         if pairing is None:
             return
         other = pairing.player_two if pairing.winner_id == pairing.player_one_id else pairing.player_one
@@ -205,6 +204,41 @@ class Records(RuleBasedStateMachine):
                 tournament_id=self.tournament.pk,
                 key=pairing.key,
                 winner=other.handle,
+                user=self.organiser,
+                reason="The score sheet says otherwise.",
+                confirm=True,
+            ),
+        )
+
+    @precondition(lambda self: decided_pairings().exists())
+    @rule(data=st.data())
+    def correct_games(self, data: st.DataObject) -> None:
+        """Some games as they really went: another winner, void (did not count), or games added after the last."""
+        pairing = self._decided_pairing(data)
+        if pairing is None:
+            return
+        handles = [pairing.player_one.handle, pairing.player_two.handle]
+        match = Match.objects.get(pk=pairing.match_id)
+        last = match.games.count()
+        # A series as it could have gone (a void game now and then, never one the match did not play), game by
+        # game from the first; the recorded games after its end did not count.
+        wins = dict.fromkeys(handles, 0)
+        games: list[dict[str, Any]] = []
+        while max(wins.values()) < match.wins_needed:
+            number = len(games) + 1
+            went = data.draw(st.sampled_from([*handles, "void"] if number <= last else handles))
+            if went == "void":
+                games.append({"game": number, "void": True})
+            else:
+                wins[went] += 1
+                games.append({"game": number, "winner": went})
+        games += [{"game": number, "void": True} for number in range(len(games) + 1, last + 1)]
+        self._try(
+            f"correct {pairing.key}'s games {games}",
+            lambda: pairing_correct(
+                tournament_id=self.tournament.pk,
+                key=pairing.key,
+                games=games,
                 user=self.organiser,
                 reason="The score sheet says otherwise.",
                 confirm=True,

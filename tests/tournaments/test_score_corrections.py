@@ -55,7 +55,9 @@ def test_the_real_score_is_entered_game_by_game_and_everything_follows(organiser
     preview = pairing_correct(tournament_id=tournament.pk, key="R1-2", games=games, user=organiser, dry_run=True)
     assert not preview.applied
     assert (preview.old_winner, preview.new_winner) == ("dev", "emma")
-    assert preview.games == [{"game": 3, "before": "dev", "after": "emma"}]
+    assert preview.games == [
+        {"game": 3, "before": "dev", "after": "emma", "before_status": "decided", "after_status": "decided"}
+    ]
     assert preview.score == {"before": {"dev": 2, "emma": 1}, "after": {"dev": 1, "emma": 2}}
     assert [(change.key, change.action) for change in preview.changes] == [("R2-1", "reset"), ("R3-1", "refill")]
     assert preview.to_dict()["score"] == preview.score
@@ -81,7 +83,8 @@ def test_the_real_score_is_entered_game_by_game_and_everything_follows(organiser
     assert corrected.result_source == TournamentMatch.Source.CORRECTION
 
     record = CorrectionRecord.objects.get(tournament=tournament)
-    assert record.before["games"] == {"3": "dev"} and record.after["games"] == {"3": "emma"}
+    assert record.before["games"] == {"3": {"winner": "dev", "status": "decided"}}
+    assert record.after["games"] == {"3": {"winner": "emma", "status": "decided"}}
     (change,) = ResultChange.objects.filter(match=match, kind=ResultChange.Kind.CORRECTION)
     assert (change.game.number, change.before["winner"], change.after["winner"]) == (3, "dev", "emma")
     assert (change.reason, change.source) == ("Sheet misread", {"correction": record.pk})
@@ -131,7 +134,13 @@ def test_a_score_that_keeps_the_winner_moves_only_the_games(organiser):
     [
         ([{"game": 3, "winner": "emma"}, {"game": 2, "winner": "dev"}], "over after game 2"),
         ([{"game": 1, "winner": "emma"}, {"game": 3, "winner": "emma"}], "over after game 2"),
-        ([{"game": 4, "winner": "emma"}], "Game 4 .* not a decided game"),
+        # A fourth game of a best of 3 is one too many; a fifth cannot come before the fourth.
+        ([{"game": 4, "winner": "emma"}], "best of 3 has at most 3 games that someone wins"),
+        ([{"game": 5, "winner": "emma"}], "Game 5 cannot be added without game 4"),
+        ([{"game": 0, "winner": "emma"}], "has no game 0"),
+        ([{"game": 4, "void": True}], "Game 4 .* never played .* nothing to void"),
+        ([{"game": 3, "void": True}], r"no one reaches the 2 games needed \(1\N{EN DASH}1\)"),
+        ([{"game": 3, "void": True, "winner": "dev"}], "its winner or say it was void, not both"),
         ([{"game": 1, "winner": "finn"}], "'finn' did not play"),
         ([{"game": 1, "places": {"dev": 1, "emma": 2}}], "give each game's winner"),
         ([{"game": 1, "winner": "emma"}, {"game": 1, "winner": "dev"}], "given twice"),
@@ -145,3 +154,136 @@ def test_refuses_a_score_the_match_could_not_have_had(organiser, cup, games, mes
 def test_refuses_both_a_winner_and_games(organiser, cup):
     with pytest.raises(ApplicationError, match="not both"):
         pairing_correct(tournament_id=cup["tournament"].pk, key="R1-2", winner="emma", games=EMMA_2_1, user=organiser)
+
+
+def score_of(tournament: Tournament, key: str) -> dict[str, int]:
+    recorded = pairing(tournament, key)
+    return {recorded.player_one.handle: recorded.games_one, recorded.player_two.handle: recorded.games_two}
+
+
+@pytest.mark.parametrize(
+    "games",
+    [
+        [{"game": 2, "void": True}],  # dev, -, dev
+        [{"game": 2, "winner": "dev"}, {"game": 3, "void": True}],  # dev, dev, -: a void game may follow the end
+    ],
+)
+def test_a_2_1_that_was_2_0_voids_the_game_that_did_not_count(organiser, cup, games):
+    tournament, players = cup["tournament"], cup["players"]
+    preview = pairing_correct(tournament_id=tournament.pk, key="R1-2", games=games, user=organiser, dry_run=True)
+    assert preview.score == {"before": {"dev": 2, "emma": 1}, "after": {"dev": 2, "emma": 0}}
+    assert (preview.old_winner, preview.new_winner, preview.changes) == ("dev", "dev", [])
+    voided = next(game for game in preview.games if game["after_status"] == "void")
+    assert (voided["before_status"], voided["after"]) == ("decided", None)
+    assert not Game.objects.filter(match_id=cup["r12"], status=Game.Status.VOID).exists(), "a dry run writes nothing"
+
+    done = pairing_correct(
+        tournament_id=tournament.pk, key="R1-2", games=games, user=organiser, reason="A practice game was counted"
+    )
+    assert done.applied
+    match = Match.objects.get(pk=cup["r12"])
+    assert match.winner == players["dev"]
+    void = match.games.get(status=Game.Status.VOID)
+    assert (void.winner, void.places, void.decided_by) == (None, None, Game.DecidedBy.CORRECTION)
+    record = CorrectionRecord.objects.get(tournament=tournament)
+    assert record.after["games"][str(void.number)] == {"winner": None, "status": "void"}
+    change = ResultChange.objects.get(game=void, kind=ResultChange.Kind.CORRECTION)
+    assert (change.before["status"], change.after["status"], change.after["winner"]) == ("decided", "void", None)
+    assert (change.reason, change.source) == ("A practice game was counted", {"correction": record.pk})
+    # The pairing, the standings' game counts and the ratings follow: two games counted, not three.
+    assert score_of(tournament, "R1-2") == {"dev": 2, "emma": 0}
+    assert RatingChange.objects.get(match_id=cup["r12"], player=players["dev"]).games == 2
+    assert audit_records().differences == []
+
+
+def test_a_2_0_that_was_2_1_adds_the_game_never_recorded(organiser, cup):
+    tournament = cup["tournament"]
+    r14 = pairing(tournament, "R1-4")
+    chloe, other = "chloe", next(p.handle for p in (r14.player_one, r14.player_two) if p.handle != "chloe")
+    assert score_of(tournament, "R1-4") == {chloe: 2, other: 0}
+    games = [{"game": 2, "winner": other}, {"game": 3, "winner": chloe}]
+    preview = pairing_correct(tournament_id=tournament.pk, key="R1-4", games=games, user=organiser, dry_run=True)
+    assert preview.games == [
+        {"game": 2, "before": chloe, "after": other, "before_status": "decided", "after_status": "decided"},
+        {"game": 3, "before": None, "after": chloe, "before_status": "not_played", "after_status": "decided"},
+    ]
+    assert preview.score["after"] == {chloe: 2, other: 1} and preview.new_winner == chloe
+    assert not Game.objects.filter(match_id=r14.match_id, number=3).exists(), "a dry run adds nothing"
+
+    assert pairing_correct(
+        tournament_id=tournament.pk, key="R1-4", games=games, user=organiser, reason="Game 3 was left off the sheet"
+    ).applied
+    added = Game.objects.get(match_id=r14.match_id, number=3)
+    assert (added.status, added.winner.handle, added.decided_by) == ("decided", chloe, Game.DecidedBy.CORRECTION)
+    (history,) = ResultChange.objects.filter(game=added)
+    assert history.kind == ResultChange.Kind.CORRECTION and history.before == {}
+    assert (history.after["status"], history.after["winner"]) == ("decided", chloe)
+    assert history.source == {"correction": CorrectionRecord.objects.get(tournament=tournament).pk}
+    assert score_of(tournament, "R1-4") == {chloe: 2, other: 1}
+    assert RatingChange.objects.get(match_id=r14.match_id, player__handle=chloe).games == 3
+    assert audit_records().differences == []
+
+
+def test_an_added_game_can_turn_the_match_and_the_bracket_follows(organiser, cup):
+    """chloe won 2-0; really her opponent won games 1 and 3: the winner changes, and the next round with it."""
+    tournament = cup["tournament"]
+    r14 = pairing(tournament, "R1-4")
+    other = next(p for p in (r14.player_one, r14.player_two) if p.handle != "chloe")
+    games = [{"game": 1, "winner": other.handle}, {"game": 3, "winner": other.handle}]
+    preview = pairing_correct(tournament_id=tournament.pk, key="R1-4", games=games, user=organiser, dry_run=True)
+    assert (preview.old_winner, preview.new_winner) == ("chloe", other.handle)
+    assert preview.changes, "the round after it changes"
+    pairing_correct(tournament_id=tournament.pk, key="R1-4", games=games, user=organiser, reason="Sheet", confirm=True)
+    assert Match.objects.get(pk=r14.match_id).winner == other
+    assert pairing(tournament, "R1-4").winner == other
+    assert chloe_plays_nowhere_next(tournament)
+    assert audit_records().differences == []
+
+
+def chloe_plays_nowhere_next(tournament: Tournament) -> bool:
+    later = TournamentMatch.objects.filter(tournament=tournament, round__gt=1)
+    return (
+        not later.filter(player_one__handle="chloe").exists() and not later.filter(player_two__handle="chloe").exists()
+    )
+
+
+def test_a_void_game_given_a_winner_counts_and_the_standings_follow(organiser):
+    """Round robin, best of 3: one, void, one (2-0); the void game was really two's, and so was game 3: two 2-1."""
+    ann, bob, cy = make_player("ann"), make_player("bob"), make_player("cy")
+    tournament = make_tournament(
+        organiser, [ann, bob, cy], format="round_robin", best_of=3, tie_breaks=["match_wins", "game_wins"]
+    )
+    first = next(p for p in TournamentMatch.objects.filter(tournament=tournament) if p.match_id is not None)
+    one, two = first.player_one.handle, first.player_two.handle
+    for winner in (one, None, one):
+        game = Game.objects.filter(match_id=first.match_id, status=Game.Status.OPEN).get()
+        game_set_result(game_id=game.pk, user=organiser, winner=winner)
+    games = [{"game": 2, "winner": two}, {"game": 3, "winner": two}]
+    preview = pairing_correct(tournament_id=tournament.pk, key=first.key, games=games, user=organiser, dry_run=True)
+    assert preview.games[0] == {
+        "game": 2,
+        "before": None,
+        "after": two,
+        "before_status": "void",
+        "after_status": "decided",
+    }
+    assert preview.score == {"before": {one: 2, two: 0}, "after": {one: 1, two: 2}}
+    assert pairing_correct(tournament_id=tournament.pk, key=first.key, games=games, user=organiser, reason="x").applied
+    rows = {row.player.handle: row.values for row in tournament_standings(tournament=tournament).rows}
+    assert (rows[two]["match_wins"], rows[two]["game_wins"], rows[one]["game_wins"]) == (1, 2, 1)
+    assert audit_records().differences == []
+
+
+def test_the_api_previews_and_refuses_a_void_game(client_for, organiser, cup):
+    url = f"/api/tournaments/{cup['tournament'].pk}/matches/R1-2/correct/"
+    orga = client_for(organiser)
+    preview = orga.post(url, {"games": [{"game": 2, "void": True}], "dry_run": True}, format="json")
+    assert preview.status_code == 200, preview.json()
+    body = preview.json()
+    assert body["games"] == [
+        {"game": 2, "before": "emma", "after": None, "before_status": "decided", "after_status": "void"}
+    ]
+    assert body["score"]["after"] == {"dev": 2, "emma": 0} and body["applied"] is False
+    refused = orga.post(url, {"games": [{"game": 3, "void": True}], "dry_run": True}, format="json")
+    assert refused.status_code == 400
+    assert "no one reaches the 2 games needed" in refused.json()["message"]

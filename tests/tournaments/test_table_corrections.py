@@ -206,6 +206,8 @@ def test_table_corrections_refuse_what_cannot_be(organiser, six):
         correct(games=[{"game": 1, "places": {"p01": 1, "p04": 1, "p05": 3}}])
     with pytest.raises(ApplicationError, match="given twice"):
         correct(games=[{"game": 1, "places": {"p01": 1, "p04": 2, "p05": 3}}] * 2)
+    with pytest.raises(ApplicationError, match="voids or adds a game of two players' matches only"):
+        correct(games=[{"game": 1, "void": True}])
 
 
 def test_a_pair_in_a_tables_round_is_corrected_by_its_winner_and_scores_its_points(organiser):

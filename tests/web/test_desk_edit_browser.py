@@ -60,6 +60,37 @@ def test_an_organiser_corrects_the_score_game_by_game_with_the_preview(
     assert audit_records().differences == []
 
 
+def test_an_organiser_voids_a_game_that_did_not_count_with_the_preview(
+    page: Page, live_server: Any, organiser: Any, login: Callable[..., None], shot: Callable[[Page, str], Any]
+) -> None:
+    tournament = make_tournament(organiser, make_players(2), format="single_elimination", best_of=3, name="Void cup")
+    (final,) = ready(tournament)
+    one, two = final.player_one.handle, final.player_two.handle
+    for winner in (one, two, one):  # recorded 2-1 to p01; really game 2 was a warm-up that did not count
+        game = Game.objects.get(match_id=final.match_id, status=Game.Status.OPEN)
+        game_set_result(game_id=game.pk, user=organiser, winner=winner)
+
+    login(page, "orga", PASSWORD)
+    page.goto(f"{live_server.url}/organise/tournaments/{tournament.pk}/correct/{final.key}/")
+    form = page.locator("[data-role=score-correction]")
+    form.get_by_label("Game 2 did not count").check()
+    form.get_by_role("button", name="Preview the score").click()
+    preview = page.locator("[data-role=preview]")
+    expect(preview.locator(f"[data-role=score-changed] tr[data-handle='{two}'] [data-role=games-after]")).to_have_text(
+        "0"
+    )
+    expect(preview.locator("[data-role=games-corrected]")).to_have_text(f"Game 2: {two} → did not count")
+    expect(preview).to_contain_text(f"{one} still wins the final")
+    shot(page, "organise-correct-void-preview")
+    page.get_by_placeholder("Why (kept in the history)").fill("Game 2 was a warm-up")
+    page.get_by_role("button", name="Apply the correction").click()
+    expect(page.locator(".messages")).to_contain_text(f"Final corrected: {one} won 2\N{EN DASH}0.")
+    page.goto(f"{live_server.url}/matches/{final.match_id}/")
+    expect(page.locator("tr[data-game='2']")).to_contain_text("it did not count: corrected")
+    expect(page.locator("[data-role=history]")).to_contain_text("Game 2 was a warm-up")
+    assert audit_records().differences == []
+
+
 def test_a_start_is_confirmed_then_undone(
     page: Page, live_server: Any, organiser: Any, login: Callable[..., None], shot: Callable[[Page, str], Any]
 ) -> None:

@@ -151,6 +151,47 @@ def test_the_score_is_corrected_game_by_game_through_the_page(orga, organiser):
     assert f"{one} → {two} (game 3 corrected)" in manage
 
 
+def test_a_game_is_voided_or_added_through_the_page_with_its_preview(orga, organiser):
+    """2-1 recorded (one, two, one); really game 2 did not count (2-0). Then the 2-0 really was 2-1: game 3 added."""
+    tournament = make_tournament(organiser, make_players(2), format="single_elimination", best_of=3)
+    (final,) = ready(tournament)
+    one, two = final.player_one.handle, final.player_two.handle
+    for winner in (one, two, one):
+        game = Game.objects.filter(match_id=final.match_id, status=Game.Status.OPEN).get()
+        orga.post(f"/organise/matches/{final.match_id}/result/", {"game": game.pk, "winner": winner})
+    url = f"/organise/tournaments/{tournament.pk}/correct/{final.key}/"
+    page = text(orga.get(url))
+    assert 'aria-label="Game 2 did not count"' in page
+    assert 'data-role="game-added"' not in page, "a best of 3 recorded 2-1 has no game left to add"
+    voided = {"score": "1", "g1": one, "g2": ":void", "g3": one}
+    preview = orga.get(url, voided)
+    assert preview.context["preview"].score["after"] == {one: 2, two: 0}
+    assert f"Game 2: {two} → {one}" not in text(preview) and f"Game 2: {two} → did not count" in re.sub(
+        r"<[^>]+>", "", text(preview)
+    )
+    assert 'name="g2" value=":void"' in text(preview), "applying sends the same games"
+    applied = orga.post(url, {**voided, "confirm": "yes", "reason": "game 2 was a warm-up"})
+    assert applied["Location"] == f"/tournaments/{tournament.pk}/"
+    final.refresh_from_db()
+    assert (final.games_one, final.games_two) == (2, 0)
+    assert Game.objects.get(match_id=final.match_id, number=2).status == Game.Status.VOID
+
+    # Now 2-0 in three games with one void: a best of 3 can still count a game after game 3.
+    page = text(orga.get(url))
+    assert 'aria-label="Game 4 not played"' in page and 'aria-label="Game 2 did not count" checked' in page
+    added = {"score": "1", "g1": one, "g2": two, "g3": ":void", "g4": one}
+    preview = orga.get(url, added)
+    assert preview.context["preview"].score["after"] == {one: 2, two: 1}
+    assert "Game 4: not played → " in re.sub(r"<[^>]+>", "", text(preview))
+    orga.post(url, {**added, "confirm": "yes", "reason": "sheet"})
+    final.refresh_from_db()
+    assert (final.games_one, final.games_two) == (2, 1)
+    assert Game.objects.get(match_id=final.match_id, number=4).decided_by == Game.DecidedBy.CORRECTION
+    # A score the series could not end on is refused in words, on the page.
+    refused = orga.get(url, {"score": "1", "g1": one, "g2": two, "g3": ":void", "g4": ":void"})
+    assert refused.context["preview"] is None and "no one reaches the 2 games needed" in text(refused)
+
+
 def test_a_result_refused_for_a_game_decided_meanwhile_is_said_as_a_message(orga, organiser):
     tournament = make_tournament(organiser, make_players(2), format="single_elimination")
     (final,) = ready(tournament)

@@ -51,6 +51,9 @@ def test_change_words_for_a_match_and_for_no_change() -> None:
         {"status": "finished", "winner": "a"}, {"status": "annulled", "winner": "a"}, of_game=False
     ) == ("finished → annulled; a won")
     assert change_words({"status": "open"}, {"status": "open"}, of_game=True) == ""
+    # A game a correction added had no state before; one it voided keeps no winner.
+    assert change_words({}, {"status": "decided", "winner": "a"}, of_game=True) == "not played → decided; a won"
+    assert change_words({"status": "decided", "winner": "a"}, {"status": "void"}, of_game=True) == "decided → void"
 
 
 def test_a_log_that_is_not_one_is_refused_in_words_not_code(alice, ben) -> None:

@@ -215,8 +215,14 @@ class CorrectedGameInput(StrictInput):
     winner = StrictCharField(
         required=False,
         max_length=40,
-        help_text="Two players: the handle of the player who really won that game. "
+        help_text="Two players: the handle of the player who really won that game (a game number after the "
+        "match's last game adds the game). "
         "Give `places` for a table's game, `winner` for two players' (the service says which is missing).",
+    )
+    void = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Two players: true when the game did not count (it becomes void); give no `winner` with it.",
     )
 
 
@@ -234,8 +240,9 @@ class CorrectionInput(StrictInput):
         default=None,
         allow_null=True,
         max_length=50,
-        help_text="The corrected result of some of its decided games: a table's places, or two players' winner "
-        "of each (the real score); the series is run again over all its games and names the winner.",
+        help_text="The corrected result of some of its games: a table's places, or two players' winner of each "
+        "(the real score; `void` for a game that did not count, a winner for a game the match never had); the "
+        "series is run again over all its games and names the winner.",
     )
     reason = StrictCharField(
         required=False,
@@ -439,7 +446,8 @@ def correction_preview_schema() -> dict[str, Any]:
             "games": {
                 "type": "array",
                 "items": {"type": "object"},
-                "description": "Each changed game, before and after: a table's places by handle, or two players' winner.",
+                "description": "Each changed game, before and after: a table's places by handle, or two players' "
+                "winner with `before_status` and `after_status` (decided, void; not_played for an added game).",
             },
             "score": {
                 "type": "object",

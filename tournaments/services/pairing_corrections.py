@@ -52,9 +52,12 @@ def pairing_correct(
     """Correct the result of a decided pairing, and re-fill or reset what follows from it.
 
     Two players: `winner` is the handle of who really won (every decided game
-    turned round), or `games` gives the real winner of some of its decided
-    games (`[{"game": 3, "winner": "bob"}]`: the real score, 2-1 the other
-    way rather than 1-2); the series then names the winner. A table of three or
+    turned round), or `games` gives the real result of some of its games: a
+    winner (`[{"game": 3, "winner": "bob"}]`: the real score, 2-1 the other
+    way rather than 1-2), a game that did not count (`{"game": 3, "void":
+    true}`: a 2-1 that was 2-0), or a game the match never had, numbered on
+    from its last (a 2-0 that was 2-1); the series then names the winner, and
+    refuses a score it could not have ended on. A table of three or
     four: `games` gives the corrected places of some of its decided games
     (`[{"game": 2, "places": {"ann": 1, "bob": 3, "cy": 2}}]`); the series is
     run again over all its games and names the winner, and the pairing's
@@ -121,12 +124,12 @@ def pairing_correct(
         before={
             "winner": preview.old_winner,
             "pairings": [{"key": change.key, **change.before} for change in preview.changes],
-            **({"games": {str(game["game"]): game["before"] for game in preview.games}} if preview.games else {}),
+            **({"games": _record_games(preview, "before")} if preview.games else {}),
         },
         after={
             "winner": preview.new_winner,
             "pairings": [{"key": change.key, "action": change.action, **change.after} for change in preview.changes],
-            **({"games": {str(game["game"]): game["after"] for game in preview.games}} if preview.games else {}),
+            **({"games": _record_games(preview, "after")} if preview.games else {}),
         },
     )
     annul_reason = (
@@ -140,7 +143,7 @@ def pairing_correct(
             if table is None
             else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
             points,
-            None if pair is None else {number: str(pair.handle(after)) for number, (_, after) in pair.changed.items()},
+            None if pair is None else {number: pair.handle(after[1]) for number, (_, after) in pair.changed.items()},
         )
         changed = _correction_apply(
             context, target, result, planned, CorrectionMade(record.pk, user, reason, annul_reason)
@@ -152,6 +155,20 @@ def pairing_correct(
     pairings_advance(tournament)
     ratings_recompute(match_ids=changed)
     return dataclasses.replace(preview, applied=True)
+
+
+def _record_games(preview: CorrectionPreview, side: str) -> dict[str, Any]:
+    """Each changed game as the correction's record keeps it: a table's places by handle, or two players' winner
+    and the game's status (decided, void, not played)."""
+    return {
+        str(game["game"]): game[side]
+        if f"{side}_status" not in game
+        else {
+            "winner": game[side],
+            "status": game[f"{side}_status"],
+        }
+        for game in preview.games
+    }
 
 
 def _winner_id(context: CorrectionContext, target: TournamentMatch, winner: str | None) -> int:
@@ -187,6 +204,12 @@ def _table_correction(
         number = int(game["game"])
         if number in by_number:
             raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
+        if game.get("void") is True:
+            raise Invalid(
+                f"Match {target.key} is a table ({seated}): its games are corrected by their places; a correction "
+                "voids or adds a game of two players' matches only.",
+                extra={"field": "games"},
+            )
         if not game.get("places") or game.get("winner") is not None:
             raise Invalid(
                 f"Match {target.key} is a table ({seated}): give each game's places, not its winner.",
@@ -207,7 +230,8 @@ def _pair_correction(
     winner: str | None,
     games: Sequence[Mapping[str, Any]] | None,
 ) -> PairCorrection | None:
-    """Two players' corrected games (None when the winner alone is named), checked: games by number, a winner each."""
+    """Two players' corrected games (None when the winner alone is named), checked: games by number, each a winner
+    or void (it did not count)."""
     if not games:
         return None
     seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
@@ -216,29 +240,43 @@ def _pair_correction(
             f"Match {target.key} ({seated}): give either its winner or its corrected games, not both.",
             extra={"field": "winner"},
         )
-    by_number: dict[int, str] = {}
+    by_number: dict[int, str | None] = {}
     for game in games:
         number = int(game["game"])
         if number in by_number:
             raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
-        if game.get("places") is not None or not game.get("winner"):
+        void = game.get("void") is True
+        if void and game.get("winner"):
             raise Invalid(
-                f"Match {target.key} ({seated}) has two players: give each game's winner, "
-                'e.g. {"games": [{"game": 3, "winner": "ann"}]}, not places.',
+                f"Game {number} of match {target.key}: give its winner or say it was void, not both.",
                 extra={"field": "games"},
             )
-        by_number[number] = str(game["winner"])
+        if game.get("places") is not None or not (void or game.get("winner")):
+            raise Invalid(
+                f"Match {target.key} ({seated}) has two players: give each game's winner, "
+                'e.g. {"games": [{"game": 3, "winner": "ann"}]}, or {"game": 3, "void": true} for a game that '
+                "did not count; not places.",
+                extra={"field": "games"},
+            )
+        by_number[number] = None if void else str(game["winner"])
     assert target.match_id is not None, "a decided pairing of two players has its match"
     match = Match.objects.select_related("player_one", "player_two").get(pk=target.match_id)
     return pair_correction_plan(match=match, winners=by_number)
 
 
 def _pair_preview(pair: PairCorrection) -> dict[str, Any]:
-    """What a pair's corrected games change in its own match: each changed game's winner, and the score."""
+    """What a pair's corrected games change in its own match: each changed game's winner and status (decided,
+    void, or not played for a game the correction adds), and the score."""
     return {
         "games": [
-            {"game": number, "before": pair.handle(before), "after": pair.handle(after)}
-            for number, (before, after) in sorted(pair.changed.items())
+            {
+                "game": number,
+                "before": pair.handle(before[1]),
+                "after": pair.handle(after[1]),
+                "before_status": before[0],
+                "after_status": after[0],
+            }
+            for number, (before, after) in pair.changed.items()
         ],
         "score": {"before": pair.score(corrected=False), "after": pair.score(corrected=True)},
     }
@@ -273,8 +311,9 @@ class CorrectedResult:
     table_games: Mapping[int, Mapping[str, int]] | None = None
     #: Points per place of the pairing's seats in its format (None: the format counts wins).
     points_per_place: tuple[int, ...] | None = None
-    #: Two players' corrected games: each changed game's new winner by handle (None: every game turned round).
-    pair_games: Mapping[int, str] | None = None
+    #: Two players' corrected games: each changed game's new winner by handle, None for a game that did not
+    #: count (None as a whole: every game turned round).
+    pair_games: Mapping[int, str | None] | None = None
 
 
 def _correction_apply(

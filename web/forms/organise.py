@@ -101,22 +101,51 @@ class TableCorrectionForm(forms.Form):
 
 
 class PairCorrectionForm(forms.Form):
-    """Who really won each decided game of a two-player match (`g<game>`): the real score, game by game."""
+    """Each game of a two-player match (`g<game>`) as it really went: who won it, or that it did not count; and
+    the games the match never recorded (after its last, not played unless given a winner): the real score."""
 
-    def __init__(self, *args: Any, players: list[str], games: list[tuple[int, str | None]], **kwargs: Any) -> None:
+    #: A void game's choice: no handle starts with ":" (`matches.services.HANDLE_PATTERN`).
+    VOID = ":void"
+
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        games: list[tuple[int, str | None]],
+        added: list[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.players, self.game_numbers = players, [number for number, _ in games]
+        self.players, self.game_numbers, self.added = players, [number for number, _ in games], list(added or ())
+        handles = [(handle, handle) for handle in players]
         for number, winner in games:
             self.fields[f"g{number}"] = forms.ChoiceField(
-                choices=[(handle, handle) for handle in players],
+                choices=[*handles, (self.VOID, "Did not count")],
                 initial=winner,
                 widget=forms.RadioSelect,
                 label=f"Game {number}",
             )
+        for number in self.added:
+            self.fields[f"g{number}"] = forms.ChoiceField(
+                choices=[("", "Not played"), *handles],
+                initial="",
+                required=False,
+                widget=forms.RadioSelect,
+                label=f"Game {number}",
+            )
 
-    def rows(self) -> list[tuple[int, forms.BoundField]]:
-        return [(number, self[f"g{number}"]) for number in self.game_numbers]
+    def rows(self) -> list[tuple[int, forms.BoundField, bool]]:
+        """Each game's field, and whether the match never recorded it."""
+        return [(number, self[f"g{number}"], number in self.added) for number in [*self.game_numbers, *self.added]]
 
     def games(self) -> list[dict[str, Any]]:
-        """The winners as the correction service takes them: every game, its winner's handle."""
-        return [{"game": number, "winner": self.cleaned_data[f"g{number}"]} for number in self.game_numbers]
+        """The games as the correction service takes them: every recorded game (a winner, or void), and each
+        game added with a winner."""
+        games: list[dict[str, Any]] = []
+        for number in [*self.game_numbers, *self.added]:
+            value = self.cleaned_data.get(f"g{number}")
+            if value == self.VOID:
+                games.append({"game": number, "void": True})
+            elif value:
+                games.append({"game": number, "winner": value})
+        return games

@@ -22,7 +22,9 @@ def change_words(before: Mapping[str, Any], after: Mapping[str, Any], *, of_game
     if before.get("status") == after.get("status") and before.get("winner") == after.get("winner"):
         return ""
     states = GAME_STATES if of_game else MATCH_STATES
-    words = [states.get(str(before.get(key)), "") for key in ("status",)] + [states.get(str(after.get("status")), "")]
+    # A game with no state before it was never played: a correction added it.
+    was = "not played" if of_game and "status" not in before else states.get(str(before.get("status")), "")
+    words = [was, states.get(str(after.get("status")), "")]
     line = " → ".join(word for word in words if word) if before.get("status") != after.get("status") else ""
     if after.get("winner"):
         result = f"{after['winner']} won"

@@ -9,6 +9,7 @@ service's own message.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -20,11 +21,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from matches.models import Game
+from matches.models import Game, Match, Player
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
 from speedsite.errors import ApplicationError
 from speedsite.numbers import NumberError, whole_number
+from tournaments.correction_plans import CorrectionPreview
 from tournaments.models import Registration, Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get
 from tournaments.services import entrant_remove, pairing_correct
@@ -349,26 +351,24 @@ def match_call(request: HttpRequest, match_id: int) -> HttpResponse:
 @organiser_required
 @require_http_methods(["GET", "POST"])
 def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> HttpResponse:
-    """Choose the real winner, see what the correction changes downstream, then confirm it."""
+    """Give the real result (two players: each game's winner, void or added, or the other player won it all; a
+    table: each game's places), see what the correction changes downstream, then apply it."""
     tournament = _tournament_or_404(tournament_id)
     pairing = pairing_get(tournament=tournament, key=key)
     if pairing is None or pairing.player_one is None or pairing.player_two is None:
         raise Http404("No such match in this tournament")
-    if len(pairing.seat_ids) > 2:
-        return _table_correct(request, tournament, pairing)
-    handles = [pairing.player_one.handle, pairing.player_two.handle]
+    match = match_get(match_id=pairing.match_id) if pairing.match_id is not None else None
+    table = len(pairing.seat_ids) > 2
+    if table and match is None:
+        raise Http404("This table has no match")
+    forms = _correction_forms(request, pairing, match, table=table)
     names = pairing_names(pairing_list(tournament=tournament))
     name = names.get(key, key)
-    source = request.POST if request.method == "POST" else request.GET
-    by_games = "score" in source
-    data = source if (request.method == "POST" or "winner" in source or by_games) else None
-    form = CorrectionForm(None if by_games else data, players=handles)
-    score = PairCorrectionForm(data if by_games else None, players=handles, games=_decided_winners(pairing))
     preview = None
-    checked = score if by_games else form
-    if checked.is_valid() and not _reason_missing(request, checked):
+    checked = forms.checked
+    if checked is not None and checked.is_valid() and not _reason_missing(request, checked):
         apply = request.method == "POST"
-        result = {"games": score.games()} if by_games else {"winner": form.cleaned_data["winner"]}
+        result = {"winner": checked.cleaned_data["winner"]} if checked is forms.winner else {"games": checked.games()}
         try:
             preview = pairing_correct(
                 tournament_id=tournament.pk,
@@ -383,30 +383,88 @@ def pairing_correct_view(request: HttpRequest, tournament_id: int, key: str) -> 
             checked.add_error(None, exc.message)
         else:
             if preview.applied:
-                shown = _score_words(preview.score["after"]) if preview.score else ""
                 messages.success(
                     request,
-                    f"{name} corrected: {preview.new_winner} won{shown}. "
+                    f"{name} corrected: {_corrected_words(preview, table=table)}. "
                     f"{len(preview.changes)} later match(es) updated.",
                 )
                 return redirect("web:tournament_detail", tournament_id=tournament.pk)
             if apply:
-                messages.info(request, f"That is the result recorded for the {name.lower()}; nothing to change.")
+                unchanged = "These are the places recorded" if table else "That is the result recorded"
+                messages.info(request, f"{unchanged} for the {name.lower()}; nothing to change.")
                 return redirect("web:organise_tournament", tournament_id=tournament.pk)
+    handles = [player.handle for player in pairing.seats]
+    totals = (preview.standing or preview.score) if preview is not None else {}
     context = {
         "tournament": tournament,
         "pairing": pairing,
-        "form": form,
-        "score_form": score,
-        "by_games": by_games,
+        "table": table,
+        "form": forms.winner,
+        "score_form": forms.games,
+        "checked": checked,
+        "marker": forms.marker,
         "preview": preview,
-        "score_rows": [(handle, preview.score["before"][handle], preview.score["after"][handle]) for handle in handles]
-        if preview is not None and preview.score
+        "total_rows": [(handle, totals["before"][handle], totals["after"][handle]) for handle in handles]
+        if totals
         else [],
         "name": name,
         "names": names,
     }
     return render(request, "web/organise/correct.html", context)
+
+
+@dataclass(frozen=True)
+class _CorrectionForms:
+    """The correction page's forms: the games' results (a table's places, or two players' winners game by game),
+    the winner of every game (two players), the one this request gave, and the field that names it."""
+
+    games: TableCorrectionForm | PairCorrectionForm
+    winner: CorrectionForm | None
+    checked: Any
+    marker: str
+
+
+def _correction_forms(
+    request: HttpRequest, pairing: TournamentMatch, match: Match | None, *, table: bool
+) -> _CorrectionForms:
+    """The page's forms, bound to what this request gave: a preview is a GET naming its form, applying a POST."""
+    source = request.POST if request.method == "POST" else request.GET
+    posted = request.method == "POST"
+    handles = [player.handle for player in pairing.seats]
+    settled = [game for game in (match.games.all() if match is not None else ()) if game.is_settled]
+    if table:
+        places = [
+            (game.number, list(game.places))
+            for game in settled
+            if game.status == Game.Status.DECIDED and game.places is not None
+        ]
+        form = TableCorrectionForm(source if posted or "preview" in source else None, players=handles, games=places)
+        return _CorrectionForms(form, None, form if form.is_bound else None, "preview")
+    winners = [
+        (game.number, PairCorrectionForm.VOID if game.status == Game.Status.VOID else _handle(game.winner))
+        for game in settled
+    ]
+    by_games = "score" in source
+    score = PairCorrectionForm(
+        source if by_games else None, players=handles, games=winners, added=_games_to_add(match, winners)
+    )
+    winner = CorrectionForm(source if not by_games and (posted or "winner" in source) else None, players=handles)
+    checked = score if by_games else (winner if winner.is_bound else None)
+    return _CorrectionForms(score, winner, checked, "score")
+
+
+def _handle(player: Player | None) -> str | None:
+    return None if player is None else player.handle
+
+
+def _games_to_add(match: Match | None, winners: list[tuple[int, str | None]]) -> list[int]:
+    """The games a two-player match never recorded that a correction could add: as many as its series can still
+    count (a best of 3 recorded 2-0 may have had a game 3)."""
+    if match is None:
+        return []
+    won = sum(1 for _, winner in winners if winner not in (None, PairCorrectionForm.VOID))
+    last = max((game.number for game in match.games.all()), default=0)
+    return list(range(last + 1, last + 1 + max(0, 2 * match.wins_needed - 1 - won)))
 
 
 def _reason_missing(request: HttpRequest, form: Any) -> bool:
@@ -417,74 +475,10 @@ def _reason_missing(request: HttpRequest, form: Any) -> bool:
     return False
 
 
-def _decided_winners(pairing: TournamentMatch) -> list[tuple[int, str | None]]:
-    """Each decided game of a pairing's match and its winner's handle, for the score form."""
-    match = match_get(match_id=pairing.match_id) if pairing.match_id is not None else None
-    if match is None:
-        return []
-    return [
-        (game.number, game.winner.handle if game.winner is not None else None)
-        for game in match.games.all()
-        if game.status == Game.Status.DECIDED
-    ]
-
-
-def _score_words(after: dict[str, int]) -> str:
-    return " " + "\N{EN DASH}".join(str(wins) for wins in after.values())
-
-
-def _table_correct(request: HttpRequest, tournament: Tournament, pairing: TournamentMatch) -> HttpResponse:
-    """A table's correction: each decided game's places as they really were, previewed, then applied."""
-    match = match_get(match_id=pairing.match_id) if pairing.match_id is not None else None
-    if match is None:
-        raise Http404("This table has no match")
-    games = [
-        (game.number, list(game.places))
-        for game in match.games.all()
-        if game.status == Game.Status.DECIDED and game.places is not None
-    ]
-    handles = [player.handle for player in pairing.seats]
-    names = pairing_names(pairing_list(tournament=tournament))
-    name = names.get(pairing.key, pairing.key)
-    data = request.POST if request.method == "POST" else (request.GET if "preview" in request.GET else None)
-    form = TableCorrectionForm(data, players=handles, games=games)
-    preview = None
-    if form.is_valid() and not _reason_missing(request, form):
-        apply = request.method == "POST"
-        try:
-            preview = pairing_correct(
-                tournament_id=tournament.pk,
-                key=pairing.key,
-                games=form.games(),
-                user=request.user,
-                reason=request.POST.get("reason", ""),
-                dry_run=not apply,
-                confirm=apply and request.POST.get("confirm") == "yes",
-            )
-        except ApplicationError as exc:
-            form.add_error(None, exc.message)
-        else:
-            if preview.applied:
-                changed = len(preview.games)
-                messages.success(
-                    request,
-                    f"{name} corrected: {changed} game{'s' if changed != 1 else ''}; {preview.new_winner} won. "
-                    f"{len(preview.changes)} later match(es) updated.",
-                )
-                return redirect("web:tournament_detail", tournament_id=tournament.pk)
-            if apply:
-                messages.info(request, f"The {name.lower()} already has these places; nothing to change.")
-                return redirect("web:organise_tournament", tournament_id=tournament.pk)
-    standing = preview.standing if preview is not None else {}
-    context = {
-        "tournament": tournament,
-        "pairing": pairing,
-        "form": form,
-        "preview": preview,
-        "standing_rows": [(handle, standing["before"][handle], standing["after"][handle]) for handle in handles]
-        if standing
-        else [],
-        "name": name,
-        "names": names,
-    }
-    return render(request, "web/organise/correct_table.html", context)
+def _corrected_words(preview: CorrectionPreview, *, table: bool) -> str:
+    """ "p02 won 1-2" (two players' games), "p02 won" (every game turned round), "1 game; p06 won" (a table)."""
+    if table:
+        changed = len(preview.games)
+        return f"{changed} game{'s' if changed != 1 else ''}; {preview.new_winner} won"
+    shown = " " + "\N{EN DASH}".join(str(wins) for wins in preview.score["after"].values()) if preview.score else ""
+    return f"{preview.new_winner} won{shown}"

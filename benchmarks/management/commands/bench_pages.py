@@ -163,8 +163,7 @@ class Command(BaseCommand):
             TournamentMatch.objects.filter(tournament__in=built, match__isnull=False).values_list("match_id", flat=True)
         )
         Tournament.objects.filter(pk__in=[t.pk for t in built]).delete()
-        Game.objects.filter(match_id__in=match_ids).delete()
-        Match.objects.filter(pk__in=match_ids).delete()
+        Match.objects.filter(pk__in=match_ids).delete()  # their games and history go with them
         Player.objects.filter(handle__startswith=f"{label}-").delete()
         organiser.delete()
 
