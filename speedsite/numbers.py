@@ -29,6 +29,8 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.http import QueryDict
 from rest_framework import serializers
 
+from .errors import Invalid
+
 
 class NumberError(ValueError):
     """A text that is not a whole number in range; the message says what was expected."""
@@ -162,3 +164,15 @@ def query_whole(params: QueryDict, name: str, *, default: int, low: int, high: i
     Present but empty is an error too: the schema says integer, and "" is not one."""
     raw = params.get(name)
     return default if raw is None else whole_number(raw, low=low, high=high)
+
+
+def query_filter_whole(params: QueryDict, name: str, *, low: int, high: int) -> int | None:
+    """An optional whole-number filter of a list (`?round=2`): None when absent, else the number, or `Invalid`
+    naming the parameter (a 400)."""
+    raw = params.get(name)
+    if raw is None:
+        return None
+    try:
+        return whole_number(raw, low=low, high=high)
+    except NumberError as exc:
+        raise Invalid(f"`{name}`: {exc}", extra={"field": name}) from None

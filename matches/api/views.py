@@ -12,7 +12,7 @@ from matches import selectors, services
 from matches.models import Game, Match
 from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound
-from speedsite.numbers import NumberError, query_whole
+from speedsite.numbers import query_filter_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .permissions import IsOrganiserOrReadOnly
@@ -96,14 +96,7 @@ class MatchListCreateApi(ApiView):
                 f"status must be one of {', '.join(Match.Status.values)}.",
                 extra={"field": "status", "choices": Match.Status.values},
             )
-        try:
-            tournament_id = (
-                query_whole(request.query_params, "tournament", default=1, low=1, high=ID_MAX)
-                if "tournament" in request.query_params
-                else None
-            )
-        except NumberError as exc:
-            raise Invalid(f"`tournament`: {exc}", extra={"field": "tournament"}) from None
+        tournament_id = query_filter_whole(request.query_params, "tournament", low=1, high=ID_MAX)
         matches = selectors.match_list(
             status=status_filter, player=request.query_params.get("player"), tournament_id=tournament_id
         )

@@ -18,7 +18,7 @@ from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
 from speedsite.api_strict import ApiView
 from speedsite.errors import Invalid, NotFound
-from speedsite.numbers import NumberError, query_whole
+from speedsite.numbers import query_filter_whole
 from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
@@ -211,14 +211,7 @@ class PairingListApi(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = _tournament_or_404(tournament_id)
-        try:
-            round_number = (
-                query_whole(request.query_params, "round", default=0, low=0, high=ROUND_MAX)
-                if "round" in request.query_params
-                else None
-            )
-        except NumberError as exc:
-            raise Invalid(f"`round`: {exc}", extra={"field": "round"}) from None
+        round_number = query_filter_whole(request.query_params, "round", low=0, high=ROUND_MAX)
         pairings = selectors.pairing_list(
             tournament=tournament,
             round_number=round_number,
