@@ -157,4 +157,22 @@
     ruleset.addEventListener("change", showRuleset);
     showRuleset();
   }
+
+  /* ---------- A button that undoes something asks once more ---------- */
+  // <form data-confirm="question" data-confirm-label="Yes, …">: the first press shows the question and turns
+  // the button into the confirmation; the second sends the form. (Not window.confirm: it freezes the page.)
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-confirm]") || form.dataset.confirmed === "yes") return;
+    event.preventDefault();
+    var button = form.querySelector("[type=submit]");
+    var note = document.createElement("span");
+    note.className = "confirm-note";
+    note.setAttribute("role", "alert");
+    note.dataset.role = "confirm-note";
+    note.textContent = form.dataset.confirm;
+    form.insertBefore(note, button);
+    if (button) button.textContent = form.dataset.confirmLabel || "Yes, go ahead";
+    form.dataset.confirmed = "yes";
+  });
 })();

@@ -109,6 +109,10 @@ def test_a_start_is_confirmed_then_undone(
     assert TournamentMatch.objects.filter(tournament=tournament).count() == 3
     page.goto(manage)
     page.get_by_role("button", name="Undo the start").click()
+    # One press only asks: nothing is undone until the second.
+    expect(page.locator("[data-role=undo-start] [data-role=confirm-note]")).to_contain_text("Undo the start?")
+    assert TournamentMatch.objects.filter(tournament=tournament).count() == 3, "asking undoes nothing"
+    page.get_by_role("button", name="Yes, undo the start").click()
     expect(page.locator(".messages")).to_contain_text("is undone")
     expect(page.locator(".page-head .badge")).to_have_text("Not started")
     expect(page.locator("[data-role=edit]")).to_be_visible()
