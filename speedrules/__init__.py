@@ -17,7 +17,9 @@ from .verify import verify_bytes, verify_document
 #: 1.3.0: the speed-log/1 extension. A log that was rejected for using one of its values
 #: (`players: 1`, a `teams` or `tableau` key, "spit_cards", a `move`) may now verify.
 #: 1.4.0: verdicts carry `plays_by_seat`, so logs verified before it are refreshed to store it.
-ENGINE_VERSION = "1.4.0"
+#: 1.5.0: events in words number the piles from 1, as people count (the log's own numbers stay 0-based),
+#: so kept replay steps are made again.
+ENGINE_VERSION = "1.5.0"
 
 __all__ = [
     "ENGINE_VERSION",

@@ -39,11 +39,12 @@ def describe_event(event: Event, players: Sequence[str], tops: Sequence[Card]) -
     if isinstance(event, Play):
         under = CARD_TEXT[tops[event.pile]]  # EMPTY_PILE (-1) reads "nothing"
         shown = " ".join(CARD_TEXT[card] for card in event.cards)
-        where = "" if event.source is None else f" from stock pile {event.source}"
-        return f"{_name(players, event.seat)} plays {shown}{where} on {under} (pile {event.pile}), {at}"
+        # Piles in words count from 1, as the table and the replay show them; the log's numbers count from 0.
+        where = "" if event.source is None else f" from stock pile {event.source + 1}"
+        return f"{_name(players, event.seat)} plays {shown}{where} on {under} (pile {event.pile + 1}), {at}"
     if isinstance(event, Collision):
         who = _name(players, event.seat)
-        return f"{who} collides with {CARD_TEXT[event.card]} on pile {event.pile} and takes it back, {at}"
+        return f"{who} collides with {CARD_TEXT[event.card]} on pile {event.pile + 1} and takes it back, {at}"
     if isinstance(event, Stall):
         return f"Everyone is stuck: fresh cards are flipped onto the centre, {at}"
     if isinstance(event, Reshuffle):
@@ -55,7 +56,7 @@ def describe_event(event: Event, players: Sequence[str], tops: Sequence[Card]) -
         return f"The centre piles are gathered, shuffled and split into the replacement stacks, {at}"
     if isinstance(event, Move):
         return (
-            f"{_name(players, event.seat)} moves {CARD_TEXT[event.card]} from stock pile {event.source} into the "
-            f"empty position {event.target}, {at}"
+            f"{_name(players, event.seat)} moves {CARD_TEXT[event.card]} from stock pile {event.source + 1} into the "
+            f"empty position {event.target + 1}, {at}"
         )
     return f"{_name(players, event.seat)} calls Speed!, {at}"

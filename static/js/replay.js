@@ -391,11 +391,11 @@
       var card;
       if (top) {
         card = cardNode(top);
-        card.setAttribute("aria-label", "Pile " + pile + ": " + cardLabel(top) + " on top, " + plural(count, "card"));
+        card.setAttribute("aria-label", "Pile " + (pile + 1) + ": " + cardLabel(top) + " on top, " + plural(count, "card"));
       } else {
         card = el("span", "pcard pcard--empty");
         card.setAttribute("role", "img");
-        card.setAttribute("aria-label", "Pile " + pile + ": empty");
+        card.setAttribute("aria-label", "Pile " + (pile + 1) + ": empty");
       }
       var played = move.kind === PLAY && move.pile === pile;
       var flipped = flips && (step.changed.tops[pile] || step.changed.piles[pile]);
@@ -412,7 +412,7 @@
       badge.setAttribute("aria-hidden", "true");
       holder.appendChild(badge);
       box.appendChild(holder);
-      box.appendChild(el("span", "pile__label", "Pile " + pile));
+      box.appendChild(el("span", "pile__label", "Pile " + (pile + 1)));  // people count from 1
       group.appendChild(box);
       centre.appendChild(group);
     });
