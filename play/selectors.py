@@ -38,6 +38,12 @@ def table_get(*, table_id: int) -> Table:
     return table
 
 
+def live_tables_of_games(*, game_ids: list[int]) -> dict[int, int]:
+    """The live table (waiting, counting down or playing) of each of these games that has one: game id to table id."""
+    rows = Table.objects.filter(game_id__in=game_ids, status__in=Table.LIVE).values_list("game_id", "pk")
+    return {game_id: table_id for game_id, table_id in rows if game_id is not None}
+
+
 def table_log_url(table: Table) -> str | None:
     """The stored log's API URL: the game's log for a match table; a practice table's own log document."""
     if table.log_id is not None:

@@ -136,3 +136,17 @@ def test_a_practice_game_resigned_is_not_shown_as_a_speed_call(alice: Player) ->
     replay = client.get(f"/tables/{table.pk}/replay/").content.decode()
     assert "alice resigned at 0:" in replay and "bot-easy-1 won by forfeit" in replay
     assert "called Speed" not in replay and "deadlock" not in replay
+
+
+def test_the_match_page_says_a_game_is_being_played_only_while_its_table_is_live(alice: Player, ben: Player) -> None:
+    match = make_match(alice, ben, best_of=3)
+    game = match.games.get(number=1)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "No result yet" in page and "Being played" not in page
+    signed_in(alice).post(f"/games/{game.pk}/table/")
+    table = Table.objects.get(game=game)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert f'href="/tables/{table.pk}/" data-role="being-played"' in page
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+    page = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "Being played" not in page and "No result yet" in page

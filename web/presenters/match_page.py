@@ -24,6 +24,7 @@ class GameRow:
     player_ids: tuple[int, ...] = ()
     report_form: forms.Form | None = None  # the viewer's report of this game, when they may report it
     teams: tuple[tuple[str, ...], ...] = ()  # Team Speed: a game is won by a team
+    live_table: int | None = None  # the id of the service's table this open game is being played at, if any
 
     def _named(self, player_id: int | None) -> str:
         handle = next((h for h, pk in zip(self.handles, self.player_ids, strict=True) if pk == player_id), "")
