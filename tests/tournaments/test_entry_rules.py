@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -19,6 +20,7 @@ from tournaments.services.registration import (
     registration_create,
     registration_decide,
     registration_withdraw,
+    registrations_approve_all,
     tournament_registration_set,
 )
 
@@ -123,3 +125,35 @@ def test_the_api_sets_and_shows_the_entry_rules(organiser: Any, client_for: Any)
     )
     bad = api.post("/api/tournaments/", {"name": "x", "format": "swiss", "seed_by": "alphabetical"}, format="json")
     assert bad.status_code == 400
+
+
+def test_approve_all_enters_the_pending_in_the_order_they_registered_and_the_rest_wait(organiser: Any) -> None:
+    players = make_players(4, prefix="a")
+    cup, registrations = _registered(organiser, players, max_entrants=3)
+    registration_decide(registration_id=registrations[1].pk, user=organiser, approve=False)  # declined stays so
+    decided = registrations_approve_all(tournament_id=cup.pk, user=organiser)
+    assert [r.player.handle for r in decided] == ["a01", "a03", "a04"]
+    assert _entered(cup) == ["a01", "a03", "a04"]
+    assert Registration.objects.get(pk=registrations[1].pk).status == Registration.Status.DECLINED
+    assert registrations_approve_all(tournament_id=cup.pk, user=organiser) == []  # nothing pending: nothing done
+
+
+def test_approve_all_past_the_cap_puts_the_rest_on_the_waiting_list_in_order(organiser: Any) -> None:
+    players = make_players(4, prefix="b")
+    cup, _registrations = _registered(organiser, players, max_entrants=2)
+    registrations_approve_all(tournament_id=cup.pk, user=organiser)
+    assert _entered(cup) == ["b01", "b02"]
+    waiting = Registration.objects.filter(tournament=cup, status=Registration.Status.WAITING).order_by("id")
+    assert [(r.player.handle, waiting_place(r)) for r in waiting] == [("b03", 1), ("b04", 2)]
+
+
+def test_approve_all_from_the_organisers_page(organiser: Any) -> None:
+    players = make_players(3, prefix="p")
+    cup, _registrations = _registered(organiser, players)
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/organise/tournaments/{cup.pk}/").content.decode()
+    assert 'data-role="approve-all"' in page and "Approve all 3" in page
+    response = client.post(f"/organise/tournaments/{cup.pk}/", {"action": "approve_all"}, follow=True)
+    assert "3 entered." in response.content.decode()
+    assert _entered(cup) == ["p01", "p02", "p03"]

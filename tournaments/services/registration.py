@@ -158,6 +158,18 @@ def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -
 
 
 @transaction.atomic
+def registrations_approve_all(*, tournament_id: int, user: AnyUser) -> list[Registration]:
+    """Approve every pending registration, oldest first, as one approval each would (`registration_decide`):
+    once the event is full the rest go on the waiting list in that order."""
+    require_organiser(user)
+    tournament = tournament_lock(tournament_id)
+    require_setup(tournament)
+    pending = Registration.objects.filter(tournament=tournament, status=Registration.Status.PENDING)
+    ids = list(pending.order_by("created_at", "pk").values_list("pk", flat=True))
+    return [registration_decide(registration_id=pk, user=user, approve=True) for pk in ids]
+
+
+@transaction.atomic
 def entrant_check_in(*, tournament_id: int, user: AnyUser, handle: str | None = None, present: bool = True) -> Entrant:
     """Check an entrant in while check-in is open: oneself (a player), or anyone (an organiser, `handle`).
 

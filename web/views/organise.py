@@ -37,6 +37,7 @@ from tournaments.services.registration import (
     entrants_add_bulk,
     entrants_reseed,
     registration_decide,
+    registrations_approve_all,
     tournament_checkin_set,
     tournament_create_described,
     tournament_registration_set,
@@ -150,6 +151,11 @@ def _manage_action(request: HttpRequest, tournament: Tournament, action: str) ->
             if action == "checkin_open"
             else "Check-in is closed."
         )
+    if action == "approve_all":
+        decided = registrations_approve_all(tournament_id=tid, user=user)
+        waiting = sum(registration.status == Registration.Status.WAITING for registration in decided)
+        entered = len(decided) - waiting
+        return f"{entered} entered" + (f", {waiting} on the waiting list (the event is full)." if waiting else ".")
     if action in ("approve", "decline"):
         registration = registration_decide(
             registration_id=_int(post.get("registration")), user=user, approve=action == "approve"
