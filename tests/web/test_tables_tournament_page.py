@@ -129,3 +129,29 @@ def test_an_organiser_creates_a_timed_tables_tournament_from_the_page(client: Cl
         90_000,
     )
     assert options["ruleset_three"]["players"] == 3 and options["ruleset_four"]["players"] == 4
+
+
+def test_the_new_tournament_form_sets_the_cap_the_deadline_and_the_seed_order(client: Client, organiser: Any) -> None:
+    client.login(username="orga", password=PASSWORD)
+    page = client.get("/organise/tournaments/new/").content.decode()
+    assert 'data-role="entry"' in page and "Seed order at the start" in page and "Bracket draw" in page
+    response = client.post(
+        "/organise/tournaments/new/",
+        {
+            "name": "Capped cup",
+            "format": "swiss",
+            "series": "best_of",
+            "series_length": 1,
+            "ruleset": "speed",
+            "max_entrants": 8,
+            "registration_closes_at": "2027-01-10T18:00",
+            "seed_by": "rating",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    made = Tournament.objects.get(name="Capped cup")
+    assert (made.max_entrants, made.seed_by) == (8, "rating")
+    assert made.registration_closes_at is not None and made.registration_closes_at.isoformat().startswith("2027-01-10")
+    edit = client.get(f"/organise/tournaments/{made.pk}/edit/")
+    # The entry rules change on the manage page, not in the settings' form.
+    assert edit.status_code == 200 and 'data-role="entry"' not in edit.content.decode()

@@ -151,8 +151,9 @@ class SeedingOptions(FormatOptions):
         Seeding.STANDARD.value,
         OptionSpec(
             "choice",
-            "Seeding",
-            "standard: by seed; random: a reproducible random draw; as_given: in the listed order.",
+            "Bracket draw",
+            "Where the seeds go in the bracket. standard: by seed; random: a reproducible random draw; "
+            "as_given: in the listed order.",
             choices=(("standard", "By seed"), ("random", "Random draw"), ("as_given", "As listed")),
         ),
     )

@@ -35,7 +35,7 @@ class EntryRulesForm(LocalTimes):
 class SeedingForm(forms.Form):
     seed_by = forms.ChoiceField(
         choices=Tournament.SeedBy.choices,
-        label="Seeding at the start",
+        label="Seed order at the start",
         widget=forms.RadioSelect,
         help_text="By rating reads the ratings when you start; the order used is kept on the page.",
     )

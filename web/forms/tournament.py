@@ -18,6 +18,7 @@ from tournaments.models import Tournament
 from tournaments.services.lifecycle import DEFAULT_CONFIRM_WITHIN
 from tournaments.table_settings import BOUNDS as TABLE_BOUNDS
 from web.forms.base import LocalTimes, ServiceErrors
+from web.forms.entry import EntryRulesForm, SeedingForm
 from web.forms.points import points_input, time_limit_input
 
 
@@ -245,6 +246,32 @@ class TournamentForm(LocalTimes, ServiceErrors):
             "table_settings": {
                 name: data[field] for name, field in TABLE_FIELDS.items() if data.get(field) is not None
             },
+        }
+
+
+class NewTournamentForm(TournamentForm):
+    """A new tournament with its entry rules and seed order, set once on the manage page after (entry rules
+    and seeding change there, not in the settings' form)."""
+
+    max_entrants = EntryRulesForm.base_fields["max_entrants"]
+    registration_closes_at = EntryRulesForm.base_fields["registration_closes_at"]
+    # A page always sends its select; a post without one seeds by hand, as the API does.
+    seed_by = forms.TypedChoiceField(
+        choices=Tournament.SeedBy.choices,
+        required=False,
+        empty_value=Tournament.SeedBy.MANUAL.value,
+        initial=Tournament.SeedBy.MANUAL,
+        label="Seed order at the start",
+        help_text=SeedingForm.base_fields["seed_by"].help_text,
+    )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            **super().service_kwargs(),
+            "max_entrants": data["max_entrants"],
+            "registration_closes_at": data["registration_closes_at"],
+            "seed_by": data["seed_by"],
         }
 
 

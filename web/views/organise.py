@@ -54,7 +54,7 @@ from web.forms.organise import (
     TableCorrectionForm,
 )
 from web.forms.result import GameResultForm
-from web.forms.tournament import TournamentForm
+from web.forms.tournament import NewTournamentForm
 from web.presenters.names import pairing_names
 from web.presenters.paging import page_number
 from web.selectors import tournaments as selectors
@@ -115,7 +115,7 @@ def organise(request: HttpRequest) -> HttpResponse:
 @organiser_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournament_create_described(user=request.user, **form.service_kwargs())
