@@ -10,9 +10,10 @@ import orjson
 import pytest
 from playwright.sync_api import Page, expect
 
+from matches.services import organiser_grant
 from replays.models import MatchLog
 from replays.services import log_verify
-from tests.factories import PASSWORD, SPEC_EXAMPLES, load, make_user, match_for, submit
+from tests.factories import PASSWORD, SPEC_EXAMPLES, load, make_player, make_user, match_for, submit
 from tests.web.conftest import PageErrors
 
 DASH = "\u2013"  # the en dash between the two numbers of a score
@@ -197,3 +198,26 @@ def test_the_error_watch_catches_console_errors(new_page: Callable[..., Page], p
     assert any("boom" in message for message in seen)
     assert any("bang" in message for message in seen)
     seen.clear()  # this page's errors were the point of the test
+
+
+def test_the_signed_in_menu_of_an_organiser_who_plays_is_one_line_at_1280_px(
+    new_page: Callable[..., Any], live_server: Any
+) -> None:
+    player = make_player("organiser-who-plays")  # the longest menu: every player link and Organise
+    organiser_grant(user=player.user)
+    page = new_page(width=1280, height=900)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill(player.handle)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.locator("[data-role=organise-link]")).to_be_visible()
+    tops = page.eval_on_selector_all(
+        ".site-nav a, .site-account > *",
+        "nodes => nodes.map(node => [node.textContent.trim().slice(0, 12), Math.round(node.getBoundingClientRect().top)])",
+    )
+    heights = [top for _text, top in tops]
+    assert len(heights) >= 10
+    assert max(heights) - min(heights) <= 12, [
+        item for item in tops if item[1] != heights[0]
+    ]  # one line: every link and button at the same height
