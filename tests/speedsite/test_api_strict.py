@@ -202,7 +202,7 @@ class TestBodies:
         )
         assert response.status_code == 400
         assert response.json()["extra"]["fields"]["games"]["0"] == {  # DRF names the item by its index
-            "loser": ["Not taken here; the keys taken are game, places, winner."]
+            "loser": ["Not taken here; the keys taken are game, places, winner, void."]
         }
 
     def test_unknown_keys_and_the_fields_own_errors_are_said_together(self, orga) -> None:

@@ -280,7 +280,7 @@ def test_the_page_comes_back_after_a_database_outage_closed_its_socket_with_4013
             database.cut()
             try:
                 ready.click()  # needs the database: 4013
-                expect(page.locator("[data-role=link]")).to_contain_text("unavailable for a moment")
+                expect(page.locator("[data-role=link]")).to_contain_text("Service unavailable: reconnecting in")
                 expect(page.locator("[data-link]")).to_have_attribute("data-link", "retrying")
             finally:
                 database.restore()
