@@ -38,9 +38,10 @@ def table_get(*, table_id: int) -> Table:
     return table
 
 
-def live_tables_of_games(*, game_ids: list[int]) -> dict[int, int]:
-    """The live table (waiting, counting down or playing) of each of these games that has one: game id to table id."""
-    rows = Table.objects.filter(game_id__in=game_ids, status__in=Table.LIVE).values_list("game_id", "pk")
+def live_tables_of_match(*, match_id: int) -> dict[int, int]:
+    """The live table (waiting, counting down or playing) of each of a match's games that has one: game id to
+    table id (one query, whatever the match's games)."""
+    rows = Table.objects.filter(game__match_id=match_id, status__in=Table.LIVE).values_list("game_id", "pk")
     return {game_id: table_id for game_id, table_id in rows if game_id is not None}
 
 

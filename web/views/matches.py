@@ -19,7 +19,7 @@ from matches.selectors import (
     match_timed_totals,
 )
 from matches.services import game_confirm, game_dispute_claim, game_report_result
-from play.selectors import live_tables_of_games
+from play.selectors import live_tables_of_match
 from speedsite.errors import ApplicationError, Invalid
 from tournaments.models import TournamentMatch
 from web.forms.organise import MatchScoreForm
@@ -56,7 +56,7 @@ def match_page(
     handles = tuple(player.handle for player in match.players)
     live = match.status == Match.Status.IN_PROGRESS
     totals = match_timed_totals(match=match)
-    playing = live_tables_of_games(game_ids=[game.pk for game in games if game.status == Game.Status.OPEN])
+    playing = live_tables_of_match(match_id=match.pk)
     score = match_score(match=match)
 
     def report_form(game: Game) -> GameResultForm | None:
