@@ -107,7 +107,15 @@ async def hub_join(table_id: int, listener: Listener) -> None:
             hub.members[table_id].discard(listener)
             if not hub.members[table_id]:
                 del hub.members[table_id]
+            _stop_if_empty(hub)  # the layer is down at the first join: no reader left for no one
             raise
+
+
+def _stop_if_empty(hub: _Hub) -> None:
+    """No connection left in this process: no reader left behind either."""
+    if not hub.members and hub.task is not None:
+        hub.task.cancel()
+        hub.task = None
 
 
 async def hub_leave(table_id: int, listener: Listener) -> None:
@@ -119,9 +127,7 @@ async def hub_leave(table_id: int, listener: Listener) -> None:
     if members:
         return
     del hub.members[table_id]
-    if not hub.members and hub.task is not None:  # no connection left here: no reader left behind either
-        hub.task.cancel()
-        hub.task = None
+    _stop_if_empty(hub)
     layer: Any = get_channel_layer()
     try:
         await layer.group_discard(table_group(table_id), hub.channel)
