@@ -40,7 +40,7 @@ util.write_error = write_json_error
 
 def post_worker_init(worker: object) -> None:
     """Read the API's operations from its schema (about a second) as the worker starts, not on its first
-    API request: what each endpoint takes (`speedsite.api_strict`)."""
-    from speedsite.api_strict import operations  # noqa: PLC0415 - the app is loaded by now, not at import
+    API request: what each endpoint takes (`core.api_strict`)."""
+    from core.api_strict import operations  # noqa: PLC0415 - the app is loaded by now, not at import
 
     operations()

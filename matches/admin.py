@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from speedsite.admin_readonly import HistoryAdmin, HistoryInline
+from core.admin_readonly import HistoryAdmin, HistoryInline
 
 from .models import Game, Match, NotificationPreference, OutboxEmail, Player, ResultChange
 

@@ -7,4 +7,4 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the deploy check of the database cache's table (speedsite has no app of its own).
-        from speedsite import cache_table  # noqa: F401, PLC0415 - the Django idiom: checks register in ready()
+        from core import cache_table  # noqa: F401, PLC0415 - the Django idiom: checks register in ready()

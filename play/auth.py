@@ -1,6 +1,6 @@
 """Who opens a socket: the site's session cookie (browsers) or `Authorization: Token <key>` (other clients).
 
-A token is judged by `speedsite.api_tokens.token_user`, the API's own rule, so
+A token is judged by `core.api_tokens.token_user`, the API's own rule, so
 an expired or revoked token opens no seat here either.
 
 A socket outlives the request that opened it, so what let it in is kept
@@ -22,7 +22,7 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.utils.crypto import constant_time_compare
 
-from speedsite.api_tokens import token_user
+from core.api_tokens import token_user
 
 #: Where `TokenAuthMiddleware` leaves the key of the token that signed the socket in.
 TOKEN_SCOPE_KEY = "speed_token_key"  # noqa: S105 - a scope key, not a secret

@@ -25,7 +25,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from speedsite.outages import outage_kind
+from core.outages import outage_kind
 
 from .acting import seat_arrive, seat_leave, seat_return, table_act
 from .auth import IDENTITY_GONE, socket_identity, socket_identity_valid

@@ -17,7 +17,7 @@ answer what the consumer never should have to:
   that the socket is closed with 4008 and what waits is dropped. A message over
   `SPEED_TABLE_MESSAGE_MAX_BYTES` is dropped at once (the consumer never sees it)
   and the socket closed with 4009.
-- **Outages**: an exception of a PostgreSQL or Redis outage (`speedsite.outages`)
+- **Outages**: an exception of a PostgreSQL or Redis outage (`core.outages`)
   escaping the stack, at the handshake (the session or token lookup, `group_add`)
   or on an open socket (the consumer's safety net), becomes an "unavailable"
   message and close code 4013, never daphne's 500 or 1011.
@@ -44,9 +44,9 @@ from typing import Any
 import orjson
 from django.conf import settings
 
-from speedsite.api_errors import is_busy
-from speedsite.clientip import scope_client_ip
-from speedsite.outages import MESSAGES, Outage, outage_kind, retry_after_seconds
+from core.api_errors import is_busy
+from core.clientip import scope_client_ip
+from core.outages import MESSAGES, Outage, outage_kind, retry_after_seconds
 
 logger = logging.getLogger(__name__)
 

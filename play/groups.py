@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from speedsite.outages import outage_kind
+from core.outages import outage_kind
 
 logger = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from core.errors import NotFound
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
-from speedsite.errors import NotFound
 
 from .models import Table
 from .services.live import live_game_build, now_ms

@@ -13,8 +13,8 @@ import logging
 from celery import Task, shared_task
 from django.db import close_old_connections
 
+from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
-from speedsite.outages import outage_kind
 
 from .acting import table_fire_sync, tables_sweep
 

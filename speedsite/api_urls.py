@@ -3,8 +3,8 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from .api_docs import RedocView, SchemaView
-from .token_api import TokenApi, TokenRevokeApi, TokenRotateApi
+from core.api_docs import RedocView, SchemaView
+from core.token_api import TokenApi, TokenRevokeApi, TokenRotateApi
 
 app_name = "api"
 

@@ -79,16 +79,16 @@ if SPEED_BENCHMARKS:
 
 MIDDLEWARE = [
     # First, so it compresses the response every other middleware has finished (API JSON only).
-    "speedsite.compression.ApiGZipMiddleware",
+    "core.compression.ApiGZipMiddleware",
     # Next, so every error under /api/ is JSON whatever rendered it (DRF's HTML pages, the schema's YAML).
-    "speedsite.api_error_json.ApiErrorJsonMiddleware",
+    "core.api_error_json.ApiErrorJsonMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Before anything reads the body (the CSRF check reads a whole form): oversized
     # bodies and NUL bytes in the address are refused here.
-    "speedsite.middleware.RequestGuardMiddleware",
+    "core.middleware.RequestGuardMiddleware",
     # A page, not a blank screen, for an address that takes only POST (require_POST answers empty).
-    "speedsite.middleware.MethodNotAllowedPageMiddleware",
+    "core.middleware.MethodNotAllowedPageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,7 +134,7 @@ DATABASES = {
 }
 # How long a statement may wait for a lock, and run at all (PostgreSQL's units: "5s", "500ms";
 # "0" waits for ever). A match row held by a stuck process makes a request answer 503 "busy,
-# try again" (speedsite.api_errors.busy_answer) after SPEED_DB_LOCK_TIMEOUT, not hang until
+# try again" (core.api_errors.busy_answer) after SPEED_DB_LOCK_TIMEOUT, not hang until
 # gunicorn kills its worker. Celery workers may set longer waits in their own environment: a
 # verification refused a lock is retried like any transient database error.
 SPEED_DB_LOCK_TIMEOUT = os.environ.get("SPEED_DB_LOCK_TIMEOUT", "5s")
@@ -157,11 +157,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
     # Not a rule: told of every password change, it deletes the user's API tokens.
-    {"NAME": "speedsite.passwords.RotateApiTokens"},
+    {"NAME": "core.passwords.RotateApiTokens"},
 ]
 
 AUTHENTICATION_BACKENDS = [
-    "speedsite.auth_backends.LoginLockoutBackend",
+    "core.auth_backends.LoginLockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -194,21 +194,21 @@ LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's tokens, refused past SPEED_API_TOKEN_LIFETIME_DAYS (speedsite.api_tokens).
-        "speedsite.api_tokens.ExpiringTokenAuthentication",
+        # DRF's tokens, refused past SPEED_API_TOKEN_LIFETIME_DAYS (core.api_tokens).
+        "core.api_tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # JSON only (else 415): a form body cannot carry null, a number or a one-item list, so the
     # schema (which documents what the parsers take) could not tell a form client the truth.
-    "DEFAULT_PARSER_CLASSES": ["speedsite.parsers.StrictJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.StrictJSONParser"],
     # The tests' APIClient posts JSON, as the API's clients do.
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    "DEFAULT_PAGINATION_CLASS": "speedsite.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "speedsite.api_schema.AutoSchema",
-    "EXCEPTION_HANDLER": "speedsite.api_errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.api_schema.AutoSchema",
+    "EXCEPTION_HANDLER": "core.api_errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -229,10 +229,10 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "speedsite.api_schema.document_errors",
+        "core.api_schema.document_errors",
     ],
     # Request bodies are documented as JSON only, matching DEFAULT_PARSER_CLASSES.
-    "PARSER_WHITELIST": ["speedsite.parsers.StrictJSONParser"],
+    "PARSER_WHITELIST": ["core.parsers.StrictJSONParser"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -245,7 +245,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = SPEED_LOG_MAX_BYTES + 64 * 1024
 # Most events in one log (a long game has ~50); more is refused with 413 (replays.services.submission).
 SPEED_LOG_MAX_EVENTS = int(os.environ.get("SPEED_LOG_MAX_EVENTS", "5000"))
 # Any request declaring a longer body is refused (413) before it is read
-# (speedsite.middleware.RequestGuardMiddleware): a log plus a form's overhead.
+# (core.middleware.RequestGuardMiddleware): a log plus a form's overhead.
 SPEED_REQUEST_MAX_BYTES = int(os.environ.get("SPEED_REQUEST_MAX_BYTES", str(SPEED_LOG_MAX_BYTES + 64 * 1024)))
 # Quotas on stored logs (429 beyond them): per game and submitter, and bytes per user
 # in the last 24 hours. A real game's log is ~5 KB, so neither limits honest play.
@@ -273,20 +273,20 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SPEED_LOGIN_COOLOFF_MI
 # Two separate counts: failures for an account (from anywhere) and failures from an address
 # (for any account); either at the limit locks out.
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
-AXES_CLIENT_IP_CALLABLE = "speedsite.clientip.client_ip"
-AXES_LOCKOUT_CALLABLE = "speedsite.views.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "core.clientip.client_ip"
+AXES_LOCKOUT_CALLABLE = "core.views.login_locked_out"
 # Axes' own reset on success deletes every failure matching the address *or* the username, so
 # logging into one's own account would wipe the count of the account one was guessing. The
 # handler resets only the failures made against the account that logged in.
 AXES_RESET_ON_SUCCESS = False
-AXES_HANDLER = "speedsite.login_lockout.AccountResetHandler"
+AXES_HANDLER = "core.login_lockout.AccountResetHandler"
 AXES_VERBOSE = False
 
 # Throttle counters and the tournament pages' cache (tournaments.cache) live here, and
 # every gunicorn and Celery worker must share them (a limit of 10 a minute is not 20 with
 # two workers; a result a worker records must invalidate the pages every web process
 # serves). CACHE_URL (redis://...) is the fast choice; without it production uses the
-# database (the `speed_cache` table, made by `migrate`: speedsite.cache_table), and the demo
+# database (the `speed_cache` table, made by `migrate`: core.cache_table), and the demo
 # (DEBUG, one process) keeps its cache in memory.
 # Redis connections are pooled. redis-py notices at checkout a pooled connection Redis closed
 # (a restart), not one whose peer vanished without a word (a network cut, a host gone), and a
@@ -301,7 +301,7 @@ if os.environ.get("CACHE_URL"):
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["CACHE_URL"],
         # A request waits at most about this long on a Redis that is gone (then 503, see
-        # speedsite.handlers), not redis-py's 5 s per attempt.
+        # core.handlers), not redis-py's 5 s per attempt.
         "OPTIONS": {
             "socket_connect_timeout": 2,
             "socket_timeout": 2,
@@ -341,7 +341,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Styles allow inline `style` attributes, which the templates use for layout; they cannot run code
 # (Redoc needs them too: it writes its styles into <style> elements). django-csp sends it on every
 # response; /api/redoc/ alone replaces `worker-src` with `blob:` for Redoc's search worker
-# (speedsite.api_docs), and a tournament's embed `frame-ancestors` with `*`.
+# (core.api_docs), and a tournament's embed `frame-ancestors` with `*`.
 # SPEED_CONTENT_SECURITY_POLICY (a policy as the header writes it) replaces it; empty sends none.
 _POLICY = os.environ.get(
     "SPEED_CONTENT_SECURITY_POLICY",

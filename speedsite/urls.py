@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from speedsite.handlers import error_preview
+from core.handlers import error_preview
 from web.forms.login import AdminLoginForm
 
 # The admin's login checks the username's length as the site's does (web.forms.login).
@@ -17,8 +17,8 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
-# JSON under /api/, the site's pages elsewhere (speedsite.handlers).
-handler400 = "speedsite.handlers.bad_request"
-handler403 = "speedsite.handlers.permission_denied"
-handler404 = "speedsite.handlers.page_not_found"
-handler500 = "speedsite.handlers.server_error"
+# JSON under /api/, the site's pages elsewhere (core.handlers).
+handler400 = "core.handlers.bad_request"
+handler403 = "core.handlers.permission_denied"
+handler404 = "core.handlers.page_not_found"
+handler500 = "core.handlers.server_error"

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from core.site_cache import GENERATION_KEY
 from matches.models import Player
-from speedsite.site_cache import GENERATION_KEY
 from tests.factories import make_player, make_user
 
 # Hypothesis's profiles. Neither has a deadline: examples that touch the database

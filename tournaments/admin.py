@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from speedsite.admin_readonly import HistoryAdmin
+from core.admin_readonly import HistoryAdmin
 
 from .models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 

@@ -25,8 +25,8 @@ import secrets
 from django.core.cache import cache
 from django.db import transaction
 
-from speedsite.cache_reader import GenerationReader
-from speedsite.site_cache import site_lists_changed
+from core.cache_reader import GenerationReader
+from core.site_cache import site_lists_changed
 
 #: How long an entry lives at most. Invalidation is explicit; this only bounds what
 #: a change made outside the tournament services (a player's new display name) can leave stale.
@@ -65,7 +65,7 @@ def tournament_changed(*, tournament_id: int) -> None:
 
 
 class TournamentCache(GenerationReader):
-    """One request's reader of a tournament's cache (`speedsite.cache_reader`): one generation, entries together."""
+    """One request's reader of a tournament's cache (`core.cache_reader`): one generation, entries together."""
 
     def __init__(self, tournament_id: int) -> None:
         super().__init__(

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from speedsite.errors import Invalid
+from core.errors import Invalid
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from speedsite.api_errors import BUSY_MESSAGE, BUSY_RETRY_AFTER, is_busy, status_of
-from speedsite.errors import ApplicationError
+from core.api_errors import BUSY_MESSAGE, BUSY_RETRY_AFTER, is_busy, status_of
+from core.errors import ApplicationError
 
 _TITLES = {
     400: "That cannot be done",

@@ -8,12 +8,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from core.api_strict import StrictInput
+from core.numbers import WholeNumberSerializerField, column_range
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import match_score, match_table, match_teams, match_timed_totals
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
-from speedsite.api_fields import DistinctListField, NameOrObjectField, StrictCharField
-from speedsite.api_strict import StrictInput
-from speedsite.numbers import WholeNumberSerializerField, column_range
 
 
 class PlayerCreateInput(StrictInput):

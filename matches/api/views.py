@@ -8,12 +8,12 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_strict import ApiView
+from core.errors import Invalid, NotFound
+from core.numbers import query_filter_whole
+from core.pagination import PAGE_PARAMETERS, Pagination, paginated
 from matches import selectors, services
 from matches.models import Game, Match
-from speedsite.api_strict import ApiView
-from speedsite.errors import Invalid, NotFound
-from speedsite.numbers import query_filter_whole
-from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .permissions import IsOrganiserOrReadOnly
 from .serializers import (

@@ -4,7 +4,7 @@ from django.db import migrations
 
 
 def create(apps, schema_editor):
-    from speedsite.cache_table import cache_table_create
+    from core.cache_table import cache_table_create
 
     cache_table_create(database=schema_editor.connection.alias)
 

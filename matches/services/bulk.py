@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import orjson
 from django.db import transaction
 
-from speedsite.errors import Invalid, NotAllowed
-from speedsite.site_cache import site_lists_changed
+from core.errors import Invalid, NotAllowed
+from core.site_cache import site_lists_changed
 
 from ..models import Match, Player
 from ..selectors import AnyUser, user_is_organiser, user_player

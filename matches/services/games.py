@@ -22,8 +22,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Conflict, Invalid, NotAllowed, NotFound
 from speedrules.text import clock as game_clock
-from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 
 from ..evidence import Claim, Outcome, OutcomeKind, Source, game_outcome
 from ..listeners import game_log_evidence

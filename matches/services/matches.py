@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Invalid, NotAllowed
+from core.site_cache import site_lists_changed
 from speedrules import PRESETS, LogError, Ruleset, ruleset_from_json
-from speedsite.errors import Invalid, NotAllowed
-from speedsite.site_cache import site_lists_changed
 
 from ..listeners import match_finished_notify
 from ..models import Match, Player

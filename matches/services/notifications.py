@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
 
-from speedsite.errors import NotAllowed
+from core.errors import NotAllowed
 
 from ..listeners import match_organisers
 from ..models import Game, Match, NotificationPreference

@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
-from speedsite.errors import Invalid, NotAllowed
-from speedsite.site_cache import site_lists_changed
+from core.errors import Invalid, NotAllowed
+from core.site_cache import site_lists_changed
 
 from ..models import Player, TimeZonePreference
 from ..names import claimed_role, name_skeleton

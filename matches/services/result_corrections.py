@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from speedsite.errors import Conflict, Invalid, NotFound
+from core.errors import Conflict, Invalid, NotFound
 
 from ..models import Game, Match, ResultChange
 from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner

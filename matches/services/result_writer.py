@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from speedsite.site_cache import site_lists_changed
+from core.site_cache import site_lists_changed
 
 from ..models import Game, Match, ResultChange
 from ..selectors import AnyUser, signed_in

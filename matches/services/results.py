@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from speedsite.errors import Invalid
+from core.errors import Invalid
 
 from ..models import Game, Match, Player
 from ..placings import check_places, places_from_winner, sole_winner, team_places

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from speedsite.api_fields import StrictCharField
-from speedsite.api_strict import StrictInput
+from core.api_fields import StrictCharField
+from core.api_strict import StrictInput
 
 from ..bots import BOT_LEVELS
 

@@ -10,14 +10,14 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_strict import ApiView
+from core.errors import NotFound
+from core.throttles import PracticeTablesThrottle
 from replays.api.serializers import CompactStepsOutput
 from replays.api.views import CHUNK_PARAMETERS, chunk_range
 from replays.compact import chunk
 from replays.services import document_compact_steps
 from speedrules import ENGINE_VERSION
-from speedsite.api_strict import ApiView
-from speedsite.errors import NotFound
-from speedsite.throttles import PracticeTablesThrottle
 
 from .. import selectors, services
 from .serializers import PracticeInput, PracticeLogOutput, TableOutput

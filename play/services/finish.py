@@ -18,11 +18,11 @@ from typing import Any
 import orjson
 from django.db import transaction
 
+from core.errors import ApplicationError
 from matches.services import game_forfeit
 from replays.models import MatchLog
 from replays.services import log_submit_from_table
 from speedrules import Judge, verify_bytes
-from speedsite.errors import ApplicationError
 
 from ..models import Table
 

@@ -16,12 +16,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from core.errors import Invalid, NotAllowed
 from matches.models import Game
 from matches.selectors import AnyUser, signed_in, user_is_organiser, user_player
 from matches.services import game_lock
 from speedrules import PRESETS, Ruleset, ruleset_from_json
 from speedrules.cards import build_pack
-from speedsite.errors import Invalid, NotAllowed
 from tournaments.selectors import tournament_table_settings
 
 from ..bots import BOT_LEVELS, bot_name

@@ -10,13 +10,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
+from core.api_strict import ApiView
+from core.errors import NotFound
+from core.pagination import PAGE_PARAMETERS, Pagination, paginated
 from matches.selectors import player_get
 from replays import selectors, services
 from replays.compact import chunk
 from replays.models import SolitaireRun
-from speedsite.api_strict import ApiView
-from speedsite.errors import NotFound
-from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput
 from .views import CHUNK_PARAMETERS, chunk_range, read_log_body

@@ -15,15 +15,15 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_strict import ApiView
+from core.errors import Invalid, NotFound, TooLarge
+from core.numbers import NumberError, query_whole, whole_number
+from core.pagination import PAGE_PARAMETERS, Pagination, paginated
 from matches.api.views import get_game_or_404
 from replays import selectors, services
 from replays.compact import CompactSteps, chunk, decode
 from replays.models import MatchLog
 from speedrules import ENGINE_VERSION
-from speedsite.api_strict import ApiView
-from speedsite.errors import Invalid, NotFound, TooLarge
-from speedsite.numbers import NumberError, query_whole, whole_number
-from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 
 from .serializers import CompactStepsOutput, LogOutput, LogSubmissionOutput, StepsOutput
 
@@ -112,7 +112,7 @@ STEP_OFFSET_MAX = 2**31 - 1
 
 
 def query_int(request: Request, name: str, default: int, *, low: int, high: int = STEP_OFFSET_MAX) -> int:
-    """A whole number from the query (`speedsite.numbers`: ASCII digits, bounded; empty is refused)."""
+    """A whole number from the query (`core.numbers`: ASCII digits, bounded; empty is refused)."""
     try:
         return query_whole(request.query_params, name, default=default, low=low, high=high)
     except NumberError as exc:

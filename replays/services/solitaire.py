@@ -19,9 +19,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from core.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 from matches.selectors import AnyUser, signed_in, user_player
 from speedrules import ENGINE_VERSION, LogError, ruleset_from_json, verify_bytes
-from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
 
 from ..models import MatchLog, SolitaireRun
 from .engine_call import EngineFailure, engine_call

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.errors import Conflict
 from replays.compact import FORMAT, CompactSteps, encode, moves_from_document
 from speedrules import ENGINE_VERSION, verify_bytes
-from speedsite.errors import Conflict
 
 from ..models import MatchLog, ReplaySteps
 from .engine_call import EngineFailure, engine_call

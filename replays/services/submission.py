@@ -16,19 +16,19 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from core.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
+from core.json_documents import JSONDocumentError, json_read
 from matches.models import Game, Match
 from matches.selectors import signed_in, user_is_organiser, user_player
 from matches.services import HANDLE_PATTERN, AnyUser, game_lock, require_match_live
 from speedrules import LogError, ruleset_from_json
-from speedsite.errors import Invalid, NotAllowed, QuotaExceeded, TooLarge
-from speedsite.json_documents import JSONDocumentError, json_read
 
 from ..models import MatchLog
 from .reverification import logs_enqueue_verification
 
 
 def document_parse(data: bytes) -> Any:
-    """The log's JSON value, read as the API reads every body (`speedsite.json_documents`: the same limits)."""
+    """The log's JSON value, read as the API reads every body (`core.json_documents`: the same limits)."""
     try:
         return json_read(data)
     except JSONDocumentError as exc:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from core.site_cache import site_lists_changed
 from matches.models import Match, Player
 from matches.placings import cards_left_at, race_places, team_places, timed_places
 from matches.services import GAME_MATCH_PLAYERS, game_apply_evidence
 from speedrules import ENGINE_VERSION, Verdict, verify_bytes
-from speedsite.site_cache import site_lists_changed
 
 from ..models import LogVerdict, MatchLog
 from .engine_call import EngineFailure, engine_call

@@ -1,7 +1,7 @@
 """The test settings with DEBUG off, as production runs: for server processes that must answer as production does.
 
 With DEBUG on, Django answers an uncaught exception with its debug page before
-the site's handlers see it (speedsite.handlers). The environment sets DEBUG=0,
+the site's handlers see it (core.handlers). The environment sets DEBUG=0,
 SECRET_KEY and SPEED_HTTPS=0 (`production_env`); static files are served from
 the finders' storage, as there is no collectstatic manifest in a test run.
 """

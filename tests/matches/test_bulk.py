@@ -9,9 +9,9 @@ from django.db import connection
 from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 
+from core.errors import Invalid, NotAllowed
 from matches.models import Game, Match
 from matches.services import match_create, match_create_bulk
-from speedsite.errors import Invalid, NotAllowed
 from tests.factories import make_players
 
 pytestmark = pytest.mark.django_db

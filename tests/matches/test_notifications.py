@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import transaction
 
+from core.errors import Invalid
 from matches.models import Player
 from matches.services import game_dispute_claim, game_report_result, match_create, user_email_set
 from matches.services.notifications import Kind, notification_preferences_get, notification_preferences_set
-from speedsite.errors import Invalid
 from tests.factories import make_match, make_player, make_tournament, make_user, ready
 from tournaments.models import Registration
 from tournaments.services.registration import registration_create, registration_decide, tournament_registration_set

@@ -13,8 +13,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from core.api_tokens import token_revoke, token_rotate
 from play.auth import SocketAuthStack, SocketIdentity, socket_identity, socket_identity_valid
-from speedsite.api_tokens import token_revoke, token_rotate
 from tests.factories import PASSWORD, make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

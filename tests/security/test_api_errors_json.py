@@ -1,4 +1,4 @@
-"""Every error under /api/ is JSON in the API's shape, whatever rendered it (`speedsite.api_error_json`);
+"""Every error under /api/ is JSON in the API's shape, whatever rendered it (`core.api_error_json`);
 the schema shows in a browser instead of downloading."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.authtoken.models import Token
 
-from speedsite.api_tokens import token_user
+from core.api_tokens import token_user
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db

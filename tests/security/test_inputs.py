@@ -1,6 +1,6 @@
 """Inputs that broke a page or bent a number: each is refused cleanly (a form's error, a 400), never a 500,
-never stored wrapped or read as another number (`speedsite.numbers`, `speedsite.json_documents`,
-`speedsite.middleware`)."""
+never stored wrapped or read as another number (`core.numbers`, `core.json_documents`,
+`core.middleware`)."""
 
 from __future__ import annotations
 
@@ -14,16 +14,16 @@ from django.test import Client
 from django.utils.http import urlsafe_base64_encode
 from rest_framework import serializers
 
-from matches.models import Match
-from replays.models import MatchLog, SolitaireRun
-from speedsite.json_documents import MAX_DEPTH
-from speedsite.numbers import (
+from core.json_documents import MAX_DEPTH
+from core.numbers import (
     NumberError,
     WholeNumberField,
     WholeNumberSerializerField,
     column_range,
     whole_number,
 )
+from matches.models import Match
+from replays.models import MatchLog, SolitaireRun
 from tests.factories import body, make_match, make_player, make_tournament, submit, won_log
 from tournaments.models import Entrant, Tournament
 

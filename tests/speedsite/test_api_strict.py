@@ -18,8 +18,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.views import APIView
 
+from core.api_strict import ApiView, StrictInput, operations
 from matches.models import Match
-from speedsite.api_strict import ApiView, StrictInput, operations
 from tests.factories import make_players, make_tournament
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament

@@ -9,7 +9,7 @@ from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 
-from speedsite.cache_table import cache_table_check, cache_table_create
+from core.cache_table import cache_table_check, cache_table_create
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import ApplicationError, Conflict
 from matches.models import Game, Match, ResultChange
-from speedsite.errors import ApplicationError, Conflict
 from tests.factories import make_players, make_tournament, play, ready
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings

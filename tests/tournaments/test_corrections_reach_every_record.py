@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from core.errors import Conflict
 from matches.models import Game, Match, ResultChange
 from matches.services import game_set_result
-from speedsite.errors import Conflict
 from tests.factories import make_player, make_tournament, play
 from tournaments.audit import audit_records
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import Conflict, Invalid, NotAllowed
 from matches.models import Game, Match, ResultChange
 from matches.services import game_report_result
-from speedsite.errors import Conflict, Invalid, NotAllowed
 from tests.factories import make_players, make_tournament, play, ready
 from tournaments.audit import audit_records
 from tournaments.models import Entrant, Tournament, TournamentMatch

@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from core.errors import Conflict, Invalid
 from matches.models import Player
-from speedsite.errors import Conflict, Invalid
 from tests.factories import make_players, make_tournament
 from tournaments.models import Entrant, Registration, Tournament
 from tournaments.services import entrant_add, entrant_remove

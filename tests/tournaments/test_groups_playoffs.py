@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from core.errors import Conflict, Invalid
 from matches.models import Match, Player
-from speedsite.errors import Conflict, Invalid
 from tests.factories import make_players, make_tournament, play, ready
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings

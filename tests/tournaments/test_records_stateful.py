@@ -29,11 +29,11 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from core.errors import ApplicationError
 from matches.models import Game, Match, Player
 from matches.services import game_confirm, game_dispute_claim, game_report_result, game_set_result, games_lapse
 from replays.models import MatchLog
 from replays.services import log_submit, log_verify
-from speedsite.errors import ApplicationError
 from tests.factories import make_match, make_players, make_tournament, make_user, won_log
 from tournaments.audit import audit_records
 from tournaments.models import PlayerRating, RatingChange, Tournament, TournamentMatch

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from core.errors import ApplicationError, Conflict
 from matches.models import Game, Match, ResultChange
 from matches.services import game_set_result
-from speedsite.errors import ApplicationError, Conflict
 from tests.factories import make_player, make_tournament, play
 from tournaments.audit import audit_records
 from tournaments.models import CorrectionRecord, PlayerRating, RatingChange, Tournament, TournamentMatch

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from core.errors import Conflict, Invalid
 from matches.models import Player
-from speedsite.errors import Conflict, Invalid
 from tests.factories import make_players, make_tournament
 from tournaments.models import Entrant, PlayerRating, Tournament
 from tournaments.services import tournament_start

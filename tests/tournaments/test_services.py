@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.errors import ApplicationError, Conflict, NotAllowed
 from matches.models import Game, Match
 from matches.services import game_set_result
-from speedsite.errors import ApplicationError, Conflict, NotAllowed
 from tests.factories import make_player, make_players, make_tournament, make_user, play, ready
 from tests.locks import wait_for_a_lock_waiter
 from tournaments import services

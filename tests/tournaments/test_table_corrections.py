@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from core.errors import ApplicationError, Conflict
 from matches.models import Game, Match, Player, ResultChange
 from matches.services import game_set_result
-from speedsite.errors import ApplicationError, Conflict
 from tests.factories import make_players, make_tournament, play, play_table, ready
 from tests.web.test_audit import audit
 from tournaments.models import CorrectionRecord, PlayerRating, Tournament, TournamentMatch

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from speedsite.errors import Invalid
+from core.errors import Invalid
 from tests.factories import make_match, make_players, make_tournament, ready
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_table_settings

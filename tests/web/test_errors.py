@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client, RequestFactory
 
-from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
+from core.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
 from web.errors import DomainErrorMiddleware
 
 

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.test import Client
 
+from core.errors import Conflict, Invalid, NotAllowed
 from matches.models import Game, Match, Player
-from speedsite.errors import Conflict, Invalid, NotAllowed
 from tests.factories import PASSWORD, make_player, make_players, make_tournament, play, ready
 from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
 from tournaments.services.registration import (

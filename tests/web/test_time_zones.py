@@ -17,10 +17,10 @@ from django.test import Client
 from django.utils import timezone
 from icalendar import Calendar
 
+from core.errors import Invalid, NotAllowed
 from matches.models import Game, TimeZonePreference
 from matches.services import game_report_result, user_time_zone_set
 from matches.time_zones import zone_choices, zone_get, zone_label
-from speedsite.errors import Invalid, NotAllowed
 from tests.factories import PASSWORD, make_match, make_player, make_players, make_tournament, make_user, play, ready
 from tournaments.models import RoundSchedule, Tournament
 from tournaments.services import tournament_start

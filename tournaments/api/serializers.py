@@ -8,11 +8,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.api_fields import NameOrObjectField, StrictCharField
+from core.api_strict import StrictInput
+from core.numbers import WholeNumberSerializerField
 from matches.api.serializers import time_limit_field
 from matches.models import Game, Match
-from speedsite.api_fields import NameOrObjectField, StrictCharField
-from speedsite.api_strict import StrictInput
-from speedsite.numbers import WholeNumberSerializerField
 from tournaments.formats import FORMATS
 from tournaments.formats.options import OptionSpec
 from tournaments.models import CorrectionRecord, Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
@@ -20,7 +20,7 @@ from tournaments.services.entry import MAX_CAP
 from tournaments.standings import METRICS
 from tournaments.table_settings import BOUNDS as TABLE_BOUNDS
 
-# Numbers are bounded by their columns (`speedsite.numbers`): beyond them is a 400, never a database
+# Numbers are bounded by their columns (`core.numbers`): beyond them is a 400, never a database
 # error or a wrapped value.
 
 _JSON_TYPES = {"int": "integer", "bool": "boolean"}

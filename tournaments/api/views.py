@@ -14,12 +14,12 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_strict import ApiView
+from core.errors import Invalid, NotFound
+from core.numbers import query_filter_whole
+from core.pagination import PAGE_PARAMETERS, Pagination, paginated
 from matches.api.permissions import IsOrganiserOrReadOnly
 from matches.selectors import player_get
-from speedsite.api_strict import ApiView
-from speedsite.errors import Invalid, NotFound
-from speedsite.numbers import query_filter_whole
-from speedsite.pagination import PAGE_PARAMETERS, Pagination, paginated
 from tournaments import selectors, services
 from tournaments.formats import FORMATS
 from tournaments.models import Tournament, TournamentMatch

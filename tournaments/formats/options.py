@@ -20,10 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Self
 
+from core.errors import Invalid
 from matches.placings import DEFAULT_POINTS_PER_PLACE
 from matches.services import ruleset_resolve
 from matches.services.matches import MAX_POINTS_PER_PLACE, points_resolve, time_limit_resolve
-from speedsite.errors import Invalid
 from tournaments.generators import Seeding
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ class GeneratorUserError(ValueError):
     """Something an organiser can fix: too few entrants, an option that cannot work, a result that does not fit.
 
     The one error the generators raise for their callers' input (as Tabbycat's
-    `DrawUserError`); the services translate it once into `speedsite.errors.Invalid`
+    `DrawUserError`); the services translate it once into `core.errors.Invalid`
     with this message. Any other exception from a generator is a bug. It is a
     `ValueError`, so code that only knows `ValueError` still catches it.
     """

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from core.errors import Conflict, Invalid, NotAllowed, NotFound
 from matches.selectors import user_is_organiser
 from matches.services import AnyUser
-from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 from tournaments.generators import GeneratorUserError
 
 from ..cache import tournament_changed

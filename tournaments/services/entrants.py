@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from core.errors import Invalid, NotFound
 from matches.selectors import player_get
 from matches.services import AnyUser
-from speedsite.errors import Invalid, NotFound
 
 from ..models import Entrant
 from .common import require_organiser, require_setup, tournament_lock

@@ -24,10 +24,10 @@ from django.db.models import Max, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import Invalid
 from matches.models import Player
 from matches.services import AnyUser
 from matches.services.notifications import Kind, notify
-from speedsite.errors import Invalid
 
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock

@@ -10,11 +10,11 @@ from django.conf import settings as site
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import Conflict, Invalid
+from core.site_cache import site_lists_changed
 from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
 from matches.services.matches import time_limit_resolve
-from speedsite.errors import Conflict, Invalid
-from speedsite.site_cache import site_lists_changed
 from tournaments.formats import UnknownFormatError, format_for
 from tournaments.standings import metric_for
 from tournaments.table_settings import table_settings_clean

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 
+from core.errors import Conflict, Invalid, NotFound
 from matches.models import Match
 from matches.services import (
     AnyUser,
@@ -21,7 +22,6 @@ from matches.services import (
     pair_correction_plan,
     table_correction_plan,
 )
-from speedsite.errors import Conflict, Invalid, NotFound
 from tournaments.formats import format_for
 
 from ..correction_plans import CorrectionContext, CorrectionPreview, PlannedChange, corrected_pairing

@@ -19,11 +19,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import Conflict, Invalid, NotAllowed, NotFound
 from matches.models import Player
 from matches.selectors import player_get, user_player
 from matches.services import AnyUser, player_create
 from matches.services.notifications import Kind, notify
-from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock

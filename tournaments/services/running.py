@@ -11,11 +11,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import Conflict, Invalid, NotAllowed, NotFound
 from matches.models import Game, Match
 from matches.selectors import match_score, user_is_organiser
 from matches.services import AnyUser, game_set_result
 from matches.services.notifications import Kind, notify
-from speedsite.errors import Conflict, Invalid, NotAllowed, NotFound
 
 from ..models import Tournament, TournamentMatch
 from .common import require_organiser, tournament_lock

@@ -14,9 +14,9 @@ from datetime import datetime
 
 from django.db import transaction
 
+from core.errors import Conflict, Invalid, NotAllowed
 from matches.selectors import user_player
 from matches.services import AnyUser
-from speedsite.errors import Conflict, Invalid, NotAllowed
 
 from ..models import CalendarToken, RoundSchedule, Tournament
 from .common import require_organiser, tournament_lock

@@ -24,8 +24,8 @@ from typing import Any
 
 from django.db import transaction
 
+from core.errors import Invalid
 from matches.services import AnyUser
-from speedsite.errors import Invalid
 
 from ..models import Entrant, PlayerRating, Tournament
 from .common import require_organiser, require_setup, tournament_lock

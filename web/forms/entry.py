@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from speedsite.numbers import WholeNumberField
+from core.numbers import WholeNumberField
 from tournaments.models import Tournament
 from tournaments.services.entry import MAX_CAP
 from tournaments.services.schedule import MAX_ROUND

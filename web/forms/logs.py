@@ -8,15 +8,15 @@ from django import forms
 from django.conf import settings
 from django.db.models import QuerySet
 
+from core.numbers import NumberError, whole_number
 from matches.models import Game
-from speedsite.numbers import NumberError, whole_number
 from web.presenters.seats import players_title
 from web.selectors.logs import games_grouped
 
 
 class GameChoiceField(forms.ModelChoiceField):
     def to_python(self, value: Any) -> Game | None:
-        # A game's id in the digits 0-9, as `speedsite.numbers` reads every number (int() would take other digits).
+        # A game's id in the digits 0-9, as `core.numbers` reads every number (int() would take other digits).
         if value not in self.empty_values:
             try:
                 whole_number(str(value), low=1, high=2**63 - 1)

@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 
 from django import forms
 
+from core.numbers import WholeNumberField
 from speedrules import PRESETS, Ruleset
-from speedsite.numbers import WholeNumberField
 from web.forms.base import ServiceErrors
 from web.forms.points import points_input, time_limit_input
 from web.presenters.seats import ordinal

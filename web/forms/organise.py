@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from speedsite.numbers import WholeNumberField
+from core.numbers import WholeNumberField
 from tournaments.models import Entrant
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from django import forms
 
+from core.numbers import NumberError, WholeNumberField, whole_number
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
-from speedsite.numbers import NumberError, WholeNumberField, whole_number
 
 
 def points_parse(text: str) -> list[int] | None:

@@ -9,9 +9,9 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
+from core.numbers import WholeNumberField
 from matches.models import Match
 from matches.placings import DEFAULT_POINTS_PER_PLACE
-from speedsite.numbers import WholeNumberField
 from tournaments.formats import FORMATS, format_choices
 from tournaments.formats.options import OptionSpec
 from tournaments.models import Tournament

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from speedsite.numbers import is_ascii_whole
+from core.numbers import is_ascii_whole
 
 _FROM_END = {0: "final", 1: "semi-final", 2: "quarter-final"}
 

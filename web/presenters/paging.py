@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Page, Paginator
 from django.http import QueryDict
 
-from speedsite.numbers import NumberError, whole_number
+from core.numbers import NumberError, whole_number
 
 #: Beyond any list here; a page past the end shows the last one.
 PAGE_MAX = 10**6 - 1

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from speedsite.cache_reader import GenerationReader
+from core.cache_reader import GenerationReader
 from tournaments.models import Registration, Tournament
 from tournaments.services.entry import registration_deadline_passed, waiting_place
 from web.selectors.calendars import round_times

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from django.db.models import Subquery
 
+from core.site_cache import SiteCache
 from matches.models import Match
 from matches.selectors import MATCH_PLAYERS
 from replays.models import MatchLog
-from speedsite.site_cache import SiteCache
 from tournaments.models import Tournament
 from web.selectors.logs import logs_latest_verified
 from web.selectors.tournaments import tournament_featured, tournaments_with_counts
@@ -55,7 +55,7 @@ def _home_lists() -> HomeLists:
 
 
 def home_lists(*, reader: SiteCache | None = None) -> HomeLists:
-    """The home page's lists from the site lists' cache (`speedsite.site_cache`: the services invalidate it).
+    """The home page's lists from the site lists' cache (`core.site_cache`: the services invalidate it).
 
     `reader` is the page's reader of that cache, when it has one (it may have fetched the lists already).
     """

@@ -10,9 +10,9 @@ from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, QuerySet
 
+from core.site_cache import SiteCache
 from matches.models import Game, Match, Player
 from matches.selectors import MATCH_PLAYERS, player_list
-from speedsite.site_cache import SiteCache
 from tournaments.models import Entrant, RatingChange
 from tournaments.selectors import RATING_ORDER_OF_CHANGE
 from web.selectors.matches import in_any_seat

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.authtoken.models import Token
 
-from speedsite.api_tokens import token_get
+from core.api_tokens import token_get
 
 
 def api_token_of(*, user_id: int) -> Token | None:

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
+from core.site_cache import SiteCache
 from matches.models import Match
-from speedsite.site_cache import SiteCache
 from tournaments.formats import FORMATS
 from tournaments.models import Entrant, Registration, Tournament, TournamentMatch
 from tournaments.selectors import tournament_has_results, tournament_list

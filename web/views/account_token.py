@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from speedsite.api_tokens import token_expires_at, token_is_valid, token_revoke, token_rotate
+from core.api_tokens import token_expires_at, token_is_valid, token_revoke, token_rotate
 from web.selectors.tokens import api_token_of
 
 

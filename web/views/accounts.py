@@ -18,12 +18,12 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
+from core.numbers import column_range, whole_number
+from core.throttles import AddressRateLimit
 from matches.selectors import user_time_zone_name
 from matches.services import player_create, user_email_set, user_time_zone_set
 from matches.services.notifications import notification_preferences_get, notification_preferences_set
-from speedsite.errors import ApplicationError
-from speedsite.numbers import column_range, whole_number
-from speedsite.throttles import AddressRateLimit
 from web.forms.accounts import NOTIFICATION_CHOICES, NotificationsForm, SignupForm
 from web.selectors.players import user_get
 from web.views.rate_limits import too_many

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
 from matches.selectors import user_player
-from speedsite.errors import ApplicationError
 from tournaments.selectors import tournament_get
 from tournaments.services.schedule import calendar_token_issue, calendar_token_revoke
 from web.presenters.calendar import player_calendar, tournament_calendar

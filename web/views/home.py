@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from speedsite.site_cache import SiteCache
+from core.site_cache import SiteCache
 from web.presenters.results import game_result_words
 from web.selectors import home as home_reads
 from web.selectors.tournament_page import (

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
-from speedsite.numbers import NumberError, whole_number
+from core.numbers import NumberError, whole_number
 from web.selectors import live as live_reads
 
 #: A row id as the database holds one (a 64-bit integer).

@@ -8,10 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
+from core.numbers import is_ascii_whole
 from replays.compact import CompactSteps
 from replays.services import log_steps_build, log_submit, replay_compact
-from speedsite.errors import ApplicationError
-from speedsite.numbers import is_ascii_whole
 from web.forms.logs import LogSubmitForm
 from web.presenters.problems import log_problem
 from web.presenters.replay import build_replay, timed_by_log_seat

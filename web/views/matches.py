@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError, Invalid
 from matches.models import Game, Match, ResultChange
 from matches.selectors import (
     game_get,
@@ -20,7 +21,6 @@ from matches.selectors import (
 )
 from matches.services import game_confirm, game_dispute_claim, game_report_result
 from play.selectors import live_tables_of_match
-from speedsite.errors import ApplicationError, Invalid
 from tournaments.models import TournamentMatch
 from web.forms.organise import MatchScoreForm
 from web.forms.result import GameResultForm

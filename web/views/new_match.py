@@ -12,9 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
 from matches.selectors import user_is_organiser, user_player
 from matches.services import match_create
-from speedsite.errors import ApplicationError
 from web.forms.match import MatchForm
 from web.presenters.seats import players_title
 from web.selectors.players import player_handles

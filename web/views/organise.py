@@ -21,11 +21,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
+from core.numbers import NumberError, whole_number
 from matches.models import Game, Match, Player
 from matches.selectors import match_get, player_get, player_list, user_is_organiser
 from matches.services import game_set_result
-from speedsite.errors import ApplicationError
-from speedsite.numbers import NumberError, whole_number
 from tournaments.correction_plans import CorrectionPreview
 from tournaments.models import Registration, Tournament, TournamentMatch
 from tournaments.selectors import correction_list, entrant_list, pairing_get, pairing_list, tournament_get

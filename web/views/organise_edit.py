@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from speedsite.errors import ApplicationError
+from core.errors import ApplicationError
 from tournaments.models import Tournament
 from tournaments.selectors import entrant_list
 from tournaments.services import tournament_delete, tournament_start_undo

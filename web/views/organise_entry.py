@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest
 
-from speedsite.errors import Invalid
+from core.errors import Invalid
 from tournaments.models import Tournament
 from tournaments.services.entry import entry_rules_set
 from tournaments.services.schedule import round_schedule_set, tournament_starts_at_set

@@ -9,8 +9,8 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
+from core.throttles import AddressRateLimit
 from matches.services.outbox import password_reset_request
-from speedsite.throttles import AddressRateLimit
 from web.views.rate_limits import too_many
 
 

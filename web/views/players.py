@@ -7,11 +7,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from core.site_cache import SiteCache
 from matches.selectors import (
     player_get,
     user_player,
 )
-from speedsite.site_cache import SiteCache
 from tournaments.selectors import rating_get
 from web.drawing.charts import line_chart
 from web.presenters.paging import page_number, page_of

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from rest_framework.throttling import SimpleRateThrottle
 
-from speedsite.throttles import AddressRateLimit
+from core.throttles import AddressRateLimit
 
 
 def retry_after(limit: SimpleRateThrottle) -> int:

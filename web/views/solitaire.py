@@ -7,11 +7,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from core.errors import ApplicationError
 from matches.selectors import player_get, user_player
 from replays import selectors
 from replays.services import document_compact_steps
 from speedrules import PRESETS
-from speedsite.errors import ApplicationError
 from web.presenters.paging import page_number
 from web.presenters.replay import build_replay
 

@@ -13,13 +13,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
+from core.throttles import PracticeTablesThrottle
 from matches.selectors import game_get
 from play.models import Table
 from play.services import table_open_for_game, table_practice_create
 from replays.services import document_compact_steps
 from speedrules import ruleset_from_json
-from speedsite.errors import ApplicationError
-from speedsite.throttles import PracticeTablesThrottle
 from web.forms.tables import PracticeForm
 from web.presenters.replay import build_replay
 from web.presenters.results import practice_result_words

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_http_methods
 
+from core.errors import ApplicationError
+from core.site_cache import SiteCache
 from matches.selectors import (
     user_player,
 )
-from speedsite.errors import ApplicationError
-from speedsite.site_cache import SiteCache
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_get
 from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw

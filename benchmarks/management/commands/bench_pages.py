@@ -38,8 +38,8 @@ from django.utils import timezone
 
 from benchmarks.database import vacuum_analyze
 from benchmarks.workers import current_database_url, production_env
+from core.site_cache import GENERATION_KEY
 from matches.models import Game, Match, Player
-from speedsite.site_cache import GENERATION_KEY
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.services import tournament_create, tournament_start
 from tournaments.services.common import tournament_lock

@@ -1,4 +1,4 @@
-"""A reader of entries cached under a generation (`tournaments.cache`, `speedsite.site_cache`), for one request.
+"""A reader of entries cached under a generation (`tournaments.cache`, `core.site_cache`), for one request.
 
 A page reads a dozen entries (counts, standings, the bracket, the HTML of its
 parts); each read on its own is a round trip to the cache, and a round trip costs

@@ -1,6 +1,6 @@
 """One error shape for the whole API: `{"message": ..., "extra": {...}}`.
 
-Services raise the domain errors of `speedsite.errors`; this handler is the
+Services raise the domain errors of `core.errors`; this handler is the
 one place that maps their kinds to HTTP status codes. DRF's own exceptions
 (validation, auth, not found, throttling) are folded into the same shape so a
 client only ever parses one kind of error body.
@@ -15,7 +15,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from speedsite.errors import ApplicationError, Conflict, NotAllowed, NotFound, QuotaExceeded, TooLarge
+from core.errors import ApplicationError, Conflict, NotAllowed, NotFound, QuotaExceeded, TooLarge
 
 #: The status of each kind of domain error; the most specific kind wins (TooLarge before Invalid).
 STATUS_OF_ERROR: dict[type[ApplicationError], int] = {

@@ -1,6 +1,6 @@
 """The one place that keeps every error under /api/ JSON, whatever made it.
 
-The API's exception handler (`speedsite.api_errors`) shapes the errors of its
+The API's exception handler (`core.api_errors`) shapes the errors of its
 views, but some are rendered by something else: DRF's browsable page when the
 client asks for `text/html`, the schema's YAML renderer (a 404 for an unknown
 `?format=`), the docs pages' HTML 405, Django's debug pages. This middleware,

@@ -4,7 +4,7 @@
 Two DRF throttles (per address, per account) answer 429 to a burst; failed
 logins also count towards django-axes' lockout, shared with the site's and the
 admin's login pages, and a locked-out account or address gets 429 here too.
-A token expires SPEED_API_TOKEN_LIFETIME after it was made (`speedsite.api_tokens`).
+A token expires SPEED_API_TOKEN_LIFETIME after it was made (`core.api_tokens`).
 """
 
 from __future__ import annotations

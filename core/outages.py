@@ -1,13 +1,13 @@
 """What an outage of PostgreSQL or Redis looks like as an exception, for every layer that answers one.
 
-The site's error handler (`speedsite.handlers.server_error`) answers an outage
+The site's error handler (`core.handlers.server_error`) answers an outage
 503 with `Retry-After`, and the table sockets' edge (`play.edge`) answers it
 with an "unavailable" message and close code 4013 (RFC 6455's 1013, "try again
 later", in the range daphne can send), instead of a 500 or 1011.
 Both ask `outage_kind` here, so they agree on what counts: a connection to the
 database or to Redis that could not be made or broke, not a bug in a query.
 
-A lock or statement timeout (`speedsite.api_errors.is_busy`) is not an outage:
+A lock or statement timeout (`core.api_errors.is_busy`) is not an outage:
 the database answered, it only refused to wait; the API and the site answer it
 with their own "busy, try again" 503.
 """
@@ -57,7 +57,7 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
 
 
 def _busy(error: BaseException) -> bool:
-    """A statement that gave up waiting (`speedsite.api_errors.is_busy`), as Django's error or psycopg's."""
+    """A statement that gave up waiting (`core.api_errors.is_busy`), as Django's error or psycopg's."""
     return any(getattr(linked, "sqlstate", None) in BUSY_SQLSTATES for linked in (error, error.__cause__))
 
 

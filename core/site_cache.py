@@ -57,7 +57,7 @@ def _generation() -> str:
 
 
 class SiteCache(GenerationReader):
-    """One request's reader of the site lists' cache (`speedsite.cache_reader`): one generation, entries together."""
+    """One request's reader of the site lists' cache (`core.cache_reader`): one generation, entries together."""
 
     def __init__(self) -> None:
         super().__init__(prefix="site:lists", generation=_generation, timeout=TIMEOUT_SECONDS)

@@ -1,17 +1,17 @@
 """What the OpenAPI schema says about every operation that no single view knows.
 
-Every error answer has the project's one shape (`speedsite.api_errors`), and
+Every error answer has the project's one shape (`core.api_errors`), and
 which statuses an operation can answer follows from how the API is built, so
 a postprocessing hook writes them once instead of each view repeating them:
 
 - 400 anywhere: a malformed query or body (a NUL byte, a bad number, an unknown enum value), a
   query parameter the operation does not list, a body key it does not take, or a body where it
-  takes none (`speedsite.api_strict`);
+  takes none (`core.api_strict`);
 - 404 where the path names something that may not exist;
 - 401, 403 and 409 on every change (no credentials, not allowed, clashes with the current state);
 - 429 on every change (login throttles, log quotas);
 - 503 anywhere: the database or Redis is unavailable (`extra.code`: `database_unavailable`,
-  `redis_unavailable`; speedsite.handlers), and on a change also a lock it needs was held
+  `redis_unavailable`; core.handlers), and on a change also a lock it needs was held
   elsewhere too long (nothing was done; try again after `Retry-After`);
 - 415 on every change with a body: the API parses JSON only (a form cannot say `null`, a list
   of one, or a number rather than a string, so a form-encoded body would mean something else).

@@ -9,7 +9,7 @@ endpoint:
   that is not one of its writable fields (a read-only field sent in a body is
   refused too: it would be ignored), at every level of a nested body. A key
   that moved says where it lives now (`moved_keys`). Its schema says
-  `additionalProperties: false` (`speedsite.api_schema`).
+  `additionalProperties: false` (`core.api_schema`).
 - **Query parameters**: `ApiView`, the base of every API view, refuses a query
   parameter that the operation's schema does not list, and a second value of
   one that takes a single value. DRF's `?format=` (which renderer answers) is
@@ -154,7 +154,7 @@ def refuse_unlisted_parameters(request: Request, operation: Operation) -> None:
 def _has_body(request: Request) -> bool:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0) > 0
-    except ValueError:  # refused before, by the request guard (speedsite.middleware)
+    except ValueError:  # refused before, by the request guard (core.middleware)
         return True
 
 

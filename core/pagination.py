@@ -11,7 +11,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.serializers import Serializer
 
-from speedsite.numbers import NumberError, query_whole
+from core.numbers import NumberError, query_whole
 
 #: Beyond this an offset cannot point into any table here; PostgreSQL's OFFSET is a 64-bit integer.
 MAX_OFFSET = 2**31 - 1

@@ -3,7 +3,7 @@
 DRF's own parser lets a body nested a hundred thousand levels deep escape as a
 RecursionError, and accepts NUL characters and lone surrogates ("\\ud800"),
 which PostgreSQL cannot store and UTF-8 cannot write back out. This one reads
-through `speedsite.json_documents`, the reader the logs go through too: the
+through `core.json_documents`, the reader the logs go through too: the
 same limits on every body.
 """
 

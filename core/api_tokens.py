@@ -5,7 +5,7 @@ SPEED_API_TOKEN_LIFETIME from its creation, while its user is active. Every
 reader of a token (the API's authentication, anything else that takes one)
 asks `token_user` or `token_problem` here, so no reader forgets the expiry.
 Rotating replaces the key (and restarts the lifetime); revoking deletes it;
-a password change deletes it too (`speedsite.passwords`).
+a password change deletes it too (`core.passwords`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Domain errors: what services raise for expected failures, with no HTTP knowledge.
 
 Services, tasks and commands raise these; each interface maps them once:
-the API's exception handler (`speedsite.api_errors`) to status codes and the
+the API's exception handler (`core.api_errors`) to status codes and the
 project's JSON error shape, the site's middleware (`web.errors`) to pages.
 The kind says what went wrong, never how an interface shows it.
 """

@@ -77,7 +77,7 @@ class MethodNotAllowedPageMiddleware:
     """The site's page for a 405 (an address that takes only POST, opened from a link or the address bar).
 
     Django's `require_POST` answers with an empty body, which a browser shows as a
-    blank page. The API's 405s are JSON already (`speedsite.api_error_json`).
+    blank page. The API's 405s are JSON already (`core.api_error_json`).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
