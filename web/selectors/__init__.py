@@ -8,7 +8,8 @@ and drawing (names in words, a bracket's layout, both cached), never the other w
 `tests/web/test_layout.py` and the import-linter contract on `web` hold that.
 
 - `home`: the home page's lists; `tournaments`: the tournament lists, pairing names, registrations;
-  `tournament_page`: a tournament's page, a bounded part at a time, through its cache;
+  `tournament_page`: a tournament's page, a bounded part at a time, through its cache (the names it
+  reads there: `tournament_cache_names`);
 - `matches`: seats and the pairing a match is played for; `viewer`: what the viewer may do at a match;
 - `logs`: logs for their pages and replays, what a user may submit for;
 - `players`: the players' pages; `mine`: a signed-in player's own page and what waits on them;
