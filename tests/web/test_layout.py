@@ -1,5 +1,5 @@
 """The site's one rule for reads (`web.selectors`' docstring): only selectors query; views, forms,
-presenters and drawing take what a selector hands them. import-linter holds the packages' order;
+template tags, presenters and drawing take what a selector hands them. import-linter holds the packages' order;
 this holds the ORM to the selectors, which an import contract cannot see (models are imported
 everywhere for their choices)."""
 
@@ -32,7 +32,8 @@ def _manager_uses(path: Path) -> list[str]:
 
 
 def test_only_the_selectors_query() -> None:
-    modules = [path for part in ("views", "forms", "presenters", "drawing") for path in (WEB / part).glob("*.py")]
+    parts = ("views", "forms", "templatetags", "presenters", "drawing")
+    modules = [path for part in parts for path in (WEB / part).glob("*.py")] + [WEB / "context_processors.py"]
     assert len(modules) > 10  # the packages are where this test looks
     assert [use for path in modules for use in _manager_uses(path)] == []
 

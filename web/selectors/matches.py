@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from matches.models import Player
-from matches.selectors import MATCH_PLAYERS
+from matches.models import Match, Player
+from matches.selectors import MATCH_PLAYERS, match_score
 
 
 def in_any_seat(player: Player, *, via: str = "") -> Q:
@@ -14,3 +14,9 @@ def in_any_seat(player: Player, *, via: str = "") -> Q:
     for seat in MATCH_PLAYERS:
         query |= Q(**{f"{via}{seat}": player})
     return query
+
+
+def series_score(match: Match) -> tuple[int, ...]:
+    """Each seat's games won (two players) or points (a table), in seat order (uses prefetched games)."""
+    score = match_score(match=match)
+    return tuple(score[player.handle] for player in match.players)

@@ -27,12 +27,13 @@ from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
 from tournaments.formats.elimination import BracketFormat
 from tournaments.formats.options import TableSeatOptions
-from tournaments.generators import Bracket, EntrantId, advance
+from tournaments.generators import Bracket
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.selectors import (
     STANDINGS_SORTS,
     GroupView,
     RoundPairings,
+    StandingsSlice,
     entrant_list,
     pairing_list,
     pairing_rounds,
@@ -41,23 +42,29 @@ from tournaments.selectors import (
     tournament_standings_slice,
 )
 from tournaments.standings import metric_for
-from web.drawing.bracket import (
-    WHOLE,
-    BracketDrawing,
-    BracketSection,
-    bracket_boxes,
-    bracket_boxes_from_pairings,
-    bracket_layout,
-    bracket_sections,
-    section_onward,
+from web.drawing.bracket import BracketDrawing, BracketSection, bracket_sections
+from web.presenters.brackets import (  # SectionLink: an index cached before it moved names it here
+    BracketIndex,
+    SectionLink,  # noqa: F401
+    bracket_index_of,
+    featured_section,
+    section_drawing,
 )
 from web.presenters.names import SectionShape, pairing_name, pairing_names
 from web.presenters.paging import page_number, page_of
+from web.selectors.tournament_cache_names import (
+    ENTRANTS_PER_PAGE,
+    PAIRINGS_PER_PAGE,
+    STANDINGS_PER_PAGE,
+    asked_names,
+    rounds_name,
+    rounds_number,
+    settled_names,
+    settled_parts,
+    sliced_offset,
+    standings_sort,
+)
 
-#: Standings rows, entrants, and pairings of the rounds shown on one page.
-STANDINGS_PER_PAGE = 50
-ENTRANTS_PER_PAGE = 50
-PAIRINGS_PER_PAGE = 64
 #: Rounds with at most this many pairings in all are listed whole, on one page.
 ROUNDS_WHOLE = 128
 #: Matches listed as underway, and as up next; the page says how many more there are.
@@ -173,27 +180,6 @@ def tournament_lists(loader: PageLoader) -> dict[str, Any]:
 # --- Bracket ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SectionLink:
-    id: str
-    label: str
-    title: str
-
-
-@dataclass(frozen=True)
-class BracketIndex:
-    """A bracket's sections as the navigation lists them; `default` is the one with the earliest open match."""
-
-    sections: list[SectionLink]
-    windows: list[tuple[str, list[SectionLink]]]  # each window's title and its regions
-    default: str
-    onward: dict[str, str]  # section id -> the section its winner plays on in
-
-    @property
-    def whole(self) -> bool:
-        return self.default == WHOLE
-
-
 def _bracket_and_sections(loader: PageLoader) -> tuple[Bracket, list[BracketSection]] | None:
     tournament = loader.tournament
     fmt = format_for(tournament.format)
@@ -212,26 +198,10 @@ def _bracket_index(loader: PageLoader) -> BracketIndex | None:
     if found is None:
         return None
     bracket, sections = found
-    if len(sections) == 1:
-        only = sections[0]
-        return BracketIndex([SectionLink(only.id, only.title, only.title)], [], only.id, {})
-    # The default: the section of a ready match of the earliest round that has one (sections in reading order).
+    if len(sections) == 1:  # no need of the counts
+        return bracket_index_of(bracket, sections, set())
     ready = {row["ready_key"] for row in loader.summary().rounds.values() if row["ready_key"]}
-    open_rounds = [(item.first_round, n, item) for n, item in enumerate(sections) if item.keys & ready]
-    default = min(open_rounds, key=lambda found: found[:2])[2].id if open_rounds else sections[-1].id
-    windows: list[tuple[str, list[SectionLink]]] = []
-    for item in sections:
-        link = SectionLink(item.id, str(item.region), item.title)
-        if not windows or windows[-1][0] != item.window_title:
-            windows.append((item.window_title, []))
-        windows[-1][1].append(link)
-    onward = {}
-    for item in sections:
-        target = section_onward(sections, item, bracket)
-        if target is not None:
-            onward[item.id] = target
-    links = [SectionLink(item.id, str(item.region), item.title) for item in sections]
-    return BracketIndex(links, windows, default, onward)
+    return bracket_index_of(bracket, sections, ready)
 
 
 def bracket_index(loader: PageLoader) -> BracketIndex | None:
@@ -251,25 +221,9 @@ def _section_drawing(loader: PageLoader, section_id: str) -> BracketDrawing | No
     section = next((item for item in sections if item.id == section_id), None)
     if section is None:
         return None
-    last_rounds: dict[Any, int] = {}
-    for match in bracket.matches:
-        last_rounds[match.section] = max(last_rounds.get(match.section, 0), match.round)
     entrants = loader.entrants()
-    names: dict[EntrantId, str] = {e.player_id: e.player.handle for e in entrants}
-    seeds: dict[EntrantId, int] = {e.player_id: e.seed for e in entrants}
     pairings = list(pairing_list(tournament=loader.tournament).filter(key__in=section.keys))
-    if pairings:
-        boxes = bracket_boxes_from_pairings(
-            pairings, bracket=bracket, names=names, seeds=seeds, url_for_match=_match_url
-        )
-    else:
-        # Before the start: the draw the seeds give so far.
-        boxes = [
-            box
-            for box in bracket_boxes(bracket, advance(bracket, {}), names=names, seeds=seeds)
-            if box.key in section.keys
-        ]
-    return bracket_layout(boxes, last_rounds=last_rounds)
+    return section_drawing(bracket, section, entrants=entrants, pairings=pairings, url_for_match=_match_url)
 
 
 def bracket_section(loader: PageLoader, section_id: str) -> BracketDrawing | None:
@@ -327,42 +281,11 @@ def rounds_page(loader: PageLoader, params: QueryDict, *, pairings: int) -> Roun
 
     `pairings` (the tournament's count) bounds the page number, and so what a visitor can make the cache hold.
     """
-    number = _rounds_number(params, pairings)
-    return loader.cache.get(f"rounds:{number or 'latest'}", lambda: _rounds_page(loader, number))
-
-
-def _rounds_number(params: QueryDict, pairings: int | None) -> int | None:
-    """The page of rounds asked for, bounded by the count of pairings when known; None: the latest."""
-    if not params.get("rounds", ""):
-        return None
-    number = page_number(params, "rounds")
-    return number if pairings is None else min(number, pairings // PAIRINGS_PER_PAGE + 1)
+    number = rounds_number(params, pairings)
+    return loader.cache.get(rounds_name(number), lambda: _rounds_page(loader, number))
 
 
 # --- The whole page -----------------------------------------------------------------
-
-
-def _standings_sort(params: QueryDict) -> str:
-    sort = params.get("sort", "rank")
-    return sort if sort in STANDINGS_SORTS else "rank"
-
-
-def _part_names(
-    *, section: str, sort: str, standings_page: int, rounds: str, entrants_page: int, checkin_open: bool
-) -> dict[str, str]:
-    """The cache names of the HTML of the page's heaviest parts (`{% cached_part %}`).
-
-    Each says everything its part shows besides the generation: the section, the
-    sort and page of the standings, the page of rounds (its own cache name), the
-    page of entrants (and whether check-in marks show).
-    """
-    return {
-        "bracket": f"html:bracket:{section}",
-        "standings": f"html:standings:{sort}:{standings_page}",
-        "rounds": f"html:{rounds}",
-        "entrants": f"html:entrants:{entrants_page}:{int(checkin_open)}",
-        "now": "html:now",
-    }
 
 
 def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_lists: bool = True) -> dict[str, Any]:
@@ -376,78 +299,69 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
     """
     fmt = format_for(tournament.format)
     loader = PageLoader(tournament)
-    reader = loader.cache
-    sort = _standings_sort(params)
-    first = sliced_offset(params, "page", STANDINGS_PER_PAGE)
-    wanted = params.get("section", "")
-    # What the query parameters name, in one round trip; a guess that proves wrong (a page past the end,
-    # the default section) costs one more read of what it should have been.
-    rounds_name = f"rounds:{_rounds_number(params, None) or 'latest'}"
-    guess = _part_names(
-        section=wanted,
-        sort=sort,
-        standings_page=page_number(params, "page"),
-        rounds=rounds_name,
-        entrants_page=page_number(params, "entrants"),
-        checkin_open=tournament.checkin_open,
-    )
-    names = ["summary", "bracket-index", standings_page_name(sort=sort, offset=first, limit=STANDINGS_PER_PAGE)]
-    names += ["entry"] if with_lists else []  # the entry rules and round times (web.selectors.entry)
-    names += [f"bracket:{wanted}", guess["bracket"], f"html:nav:{wanted}"] if wanted else []
-    names.append(guess["standings"])
-    if with_lists:
-        names += ["groups", guess["now"], guess["rounds"], guess["entrants"]]
-        names += ["final-table"] if fmt.final_key else []
-    reader.prefetch(name for name in names if name)
+    loader.cache.prefetch(asked_names(tournament, params, with_lists=with_lists, final_table=bool(fmt.final_key)))
     summary = loader.summary()
-    # Standings, a page at a time, in the order asked for.
-    sliced = tournament_standings_slice(
-        tournament=tournament,
-        offset=first,
-        limit=STANDINGS_PER_PAGE,
-        sort=sort,
-        entrants=loader.entrants,
-        page_cache=reader,
-    )
-    if sliced.total and first >= sliced.total:  # past the end: the last page
-        first = (sliced.total - 1) // STANDINGS_PER_PAGE * STANDINGS_PER_PAGE
-        sliced = tournament_standings_slice(
-            tournament=tournament,
-            offset=first,
-            limit=STANDINGS_PER_PAGE,
-            sort=sort,
-            entrants=loader.entrants,
-            page_cache=reader,
-        )
-    entrant_count = sliced.total
-    standings_pager = page_of(entrant_count, STANDINGS_PER_PAGE, page_number(params, "page"))
-    entrants_pager = page_of(entrant_count, ENTRANTS_PER_PAGE, page_number(params, "entrants"))
+    sliced = _standings_slice(loader, params)
+    standings_pager = page_of(sliced.total, STANDINGS_PER_PAGE, page_number(params, "page"))
+    entrants_pager = page_of(sliced.total, ENTRANTS_PER_PAGE, page_number(params, "entrants"))
     index = bracket_index(loader)
     section_id = ""
     if index is not None:
+        wanted = params.get("section", "")
         section_id = wanted if any(link.id == wanted for link in index.sections) else index.default
-    parts = _part_names(
+    parts = settled_parts(
+        tournament,
+        params,
         section=section_id,
         sort=sliced.sort,
         standings_page=standings_pager.number,
-        rounds=f"rounds:{_rounds_number(params, summary.total) or 'latest'}",
         entrants_page=entrants_pager.number,
-        checkin_open=tournament.checkin_open,
+        pairings=summary.total,
     )
-    # The sections' navigation links keep the other query parameters: its HTML is shared when there are none.
-    parts["nav"] = f"html:nav:{section_id}" if section_id and set(params) <= {"section"} else ""
-    later = [f"bracket:{section_id}", parts["bracket"], parts["nav"]] if section_id else []
-    later += [parts["standings"], *([parts["now"], parts["rounds"], parts["entrants"]] if with_lists else [])]
-    reader.prefetch(
-        name for name in later if name
-    )  # only what the first round trip did not ask for: usually the default section
+    # Only what the first round trip did not ask for: usually the default section.
+    loader.cache.prefetch(settled_names(parts, section=section_id, with_lists=with_lists))
     context: dict[str, Any] = {
         "tournament": tournament,
         # The templates cache their heaviest parts' HTML ({% cached_part %}) under these names, as the data is.
-        "page_cache": reader,
+        "page_cache": loader.cache,
         "parts": parts,
+        **_counts_context(tournament, fmt, summary, sliced.total),
+        "sorts": list(STANDINGS_SORTS),
+        "standings_pager": standings_pager,
+        "sort": sliced.sort,
+        **_standings_context(sliced),
+        **_bracket_context(loader, index, section_id),
+    }
+    if with_lists:
+        context |= _lists_context(loader, params, summary, entrants_pager)
+    return context
+
+
+def _standings_slice(loader: PageLoader, params: QueryDict) -> StandingsSlice:
+    """The page of standings asked for, in the order asked for; past the end, the last page."""
+    first = sliced_offset(params, "page", STANDINGS_PER_PAGE)
+    sort = standings_sort(params)
+
+    def page_from(offset: int) -> StandingsSlice:
+        return tournament_standings_slice(
+            tournament=loader.tournament,
+            offset=offset,
+            limit=STANDINGS_PER_PAGE,
+            sort=sort,
+            entrants=loader.entrants,
+            page_cache=loader.cache,
+        )
+
+    sliced = page_from(first)
+    if sliced.total and first >= sliced.total:
+        sliced = page_from((sliced.total - 1) // STANDINGS_PER_PAGE * STANDINGS_PER_PAGE)
+    return sliced
+
+
+def _counts_context(tournament: Tournament, fmt: TournamentFormat, summary: Summary, entrants: int) -> dict[str, Any]:
+    return {
         "summary": summary,
-        "entrant_count": entrant_count,
+        "entrant_count": entrants,
         "decided": summary.decided,
         # Before any game is decided the table's numbers mean nothing yet: the page shows an en dash.
         "played": summary.decided > 0,
@@ -457,34 +371,44 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         "tables": bool(fmt.table_sizes(tournament)),
         "timed": tournament.time_limit_ms is not None,
         "table_rulesets": table_rulesets(tournament, fmt.table_sizes(tournament)),
-        "sorts": list(STANDINGS_SORTS),
+    }
+
+
+def _standings_context(sliced: StandingsSlice) -> dict[str, Any]:
+    return {
         "standings": sliced.standings,
-        "standings_pager": standings_pager,
-        "sort": sliced.sort,
         "seeds": sliced.seeds,
         "columns": [(key, metric_for(key).label) for key in sliced.standings.tie_breaks],
     }
-    # The bracket, a section at a time.
-    drawing = bracket_section(loader, section_id) if index is not None else None
-    context |= {
-        "drawing": drawing,
+
+
+def _bracket_context(loader: PageLoader, index: BracketIndex | None, section_id: str) -> dict[str, Any]:
+    """The bracket, a section at a time."""
+    return {
+        "drawing": bracket_section(loader, section_id) if index is not None else None,
         "bracket_index": index,
         "section": section_id,
         "section_title": next((link.title for link in index.sections if link.id == section_id), "") if index else "",
         # Where the section's winner plays on (the template links it, and each section, with `{% querystring %}`).
         "section_onward": index.onward.get(section_id) if index else None,
     }
-    if not with_lists:
-        return context
+
+
+def _lists_context(
+    loader: PageLoader, params: QueryDict, summary: Summary, entrants_pager: Page[Any]
+) -> dict[str, Any]:
+    """The groups, the final table, the lists of matches, the page of rounds and the page of entrants."""
+    tournament = loader.tournament
     # The groups of a format played in groups (every group's table; cached whole).
-    context["groups"] = reader.get("groups", lambda: _groups(loader))
+    groups = loader.cache.get("groups", lambda: _groups(loader))
     # The lists of matches and the page of rounds are drawn inside parts whose HTML is cached
     # ({% cached_part %}): loaded (and unpickled: model instances) only when their part is not.
     rounds: Any = SimpleLazyObject(lambda: rounds_page(loader, params, pairings=summary.total))
     lists: Any = SimpleLazyObject(lambda: tournament_lists(loader))
     start = max(entrants_pager.start_index() - 1, 0)
-    context |= {
-        "final_table": final_table(loader) if fmt.final_key else None,
+    return {
+        "groups": groups,
+        "final_table": final_table(loader) if format_for(tournament.format).final_key else None,
         "rounds": SimpleLazyObject(lambda: rounds.rounds if rounds else []),
         "rounds_page": rounds,
         "names": SimpleLazyObject(lambda: (rounds.names if rounds else {}) | lists["names"]),
@@ -498,7 +422,6 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
         .order_by("seed")[start : start + ENTRANTS_PER_PAGE],
         "entrants_pager": entrants_pager,
     }
-    return context
 
 
 def final_table(loader: PageLoader) -> TournamentMatch | None:
@@ -521,11 +444,6 @@ def table_rulesets(tournament: Tournament, sizes: tuple[int, ...] = (3, 4)) -> s
         name = ruleset_resolve(ruleset, seats=seats)[1] if ruleset else ""
         names.append(f"{name or 'custom'} at {seats}")
     return ", ".join(names)
-
-
-def sliced_offset(params: QueryDict, name: str, per_page: int) -> int:
-    """The offset of the page asked for (a page past the end shows no rows; its pager leads back)."""
-    return (page_number(params, name) - 1) * per_page
 
 
 def _groups(loader: PageLoader) -> list[GroupView]:
@@ -559,7 +477,7 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
         tournament=tournament, limit=FEATURED_ROWS, entrants=loader.entrants, page_cache=reader
     )
     # Which section to draw, cached on its own: the bracket's index lists hundreds of sections in a big one.
-    featured = reader.get("featured-section", lambda: _featured_section(bracket_index(loader)))
+    featured = reader.get("featured-section", lambda: featured_section(bracket_index(loader)))
     top, whole = featured or ("", True)
     # Drawn (and its drawing read) only when the part's HTML is not cached.
     drawing: Any = SimpleLazyObject(lambda: bracket_section(loader, top)) if featured else None
@@ -579,16 +497,3 @@ def tournament_featured_context(tournament: Tournament) -> dict[str, Any]:
         "drawing": drawing,
         "drawing_part": None if featured is None or whole else top,
     }
-
-
-def _featured_section(index: BracketIndex | None) -> tuple[str, bool] | None:
-    """The section the home page draws, and whether it is the whole bracket; None: no bracket."""
-    if index is None:
-        return None
-    return (index.default, True) if index.whole else (_final_section(index), False)
-
-
-def _final_section(index: BracketIndex) -> str:
-    """The section with the final: the last window of the main (or winners) bracket."""
-    tops = [link.id for link in index.sections if link.id.startswith(("main-", "winners-"))]
-    return tops[-1] if tops else index.default

@@ -1,4 +1,9 @@
-"""Small helpers for the site's templates."""
+"""Small helpers for the site's templates.
+
+They shape what the page's context holds and read nothing themselves: what a page
+reads is read by its view, or by `web.selectors` (`nav`, the navigation's links and
+counts, from `web.context_processors`); import-linter holds the tags to that.
+"""
 
 from __future__ import annotations
 
@@ -12,19 +17,14 @@ from django.utils import dateformat, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from matches.selectors import match_score, user_is_organiser, user_player
 from matches.time_zones import zone_label
 from speedrules.text import clock as engine_clock
 from web.presenters.history import change_words
 from web.presenters.seats import clock_limit, names_in_words, ordinal, place_lines
 from web.presenters.seats import players_title as players_title_of
+from web.selectors.matches import series_score as seat_scores
 
 register = template.Library()
-
-
-@register.filter
-def is_organiser(user: Any) -> bool:
-    return user_is_organiser(user=user)
 
 
 @register.filter
@@ -50,8 +50,7 @@ def series_score(match: Any) -> tuple[int, ...]:
 
     Uses prefetched games.
     """
-    score = match_score(match=match)
-    return tuple(score[player.handle] for player in match.players)
+    return seat_scores(match)
 
 
 @register.filter
@@ -139,20 +138,6 @@ def change_lines(state: Any) -> list[tuple[str, str]]:
     return lines
 
 
-@register.simple_tag
-def waiting_count(user: Any) -> int:
-    """What waits on the signed-in player (games to log, results to confirm), for the navigation's count."""
-    from web.selectors.mine import waiting_count as count  # noqa: PLC0415 - keep the template library light to load
-
-    return count(user=user)
-
-
-@register.filter
-def may_submit(user: Any) -> bool:
-    """Organisers, and players (only the players of a match submit its logs; the page lists theirs)."""
-    return user_is_organiser(user=user) or user_player(user=user) is not None
-
-
 @register.filter
 def dash_until(value: str, played: bool) -> str:
     """A standings cell before any game is decided: an en dash rather than numbers that mean nothing yet."""
@@ -165,14 +150,6 @@ def page_query(context: Any, name: str, number: int, alone: bool = False) -> str
 
     `alone`: the page's parameter only, for a part whose HTML every visitor shares (the rounds)."""
     return querystring(context, QueryDict() if alone else None, **{name: number})
-
-
-@register.simple_tag
-def desk_count(user: Any) -> int:
-    """What waits on an organiser (disputes, registrations to decide), for the navigation's badge; 0 for others."""
-    from web.selectors.desk import desk_count as count  # noqa: PLC0415 - keep the template library light to load
-
-    return count(user=user)
 
 
 @register.filter
