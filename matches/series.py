@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .models import Game
+from .placings import points_for
 
 GameRow = tuple[int, str, int | None]
 """A game of a match as the series rule needs it: number, status, winner's id."""
@@ -68,10 +69,11 @@ def table_scores(games: Iterable[TableGameRow], *, seats: int, points_per_place:
     place in the latest game where the two differ.
     """
     decided = sorted((number, places) for number, status, places in games if status == Game.Status.DECIDED and places)
+    game_points = [points_for(tuple(places), points_per_place) for _, places in decided]
     scores = []
     for seat in range(seats):
         seat_places = [places[seat] for _, places in decided]
-        points = sum(points_per_place[place - 1] if place <= len(points_per_place) else 0 for place in seat_places)
+        points = sum(points[seat] for points in game_points)
         scores.append(TableScore(seat, points, sum(place == 1 for place in seat_places), tuple(reversed(seat_places))))
     return scores
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import orjson
 
+from core.fifo_cache import FifoCache
+
 from .models import Table
 from .selectors import table_state
 from .services import live_game_build
@@ -33,7 +35,7 @@ class Latest:
     states: dict[int | None, str]
 
 
-_kept: dict[int, Latest] = {}
+_kept: FifoCache[int, Latest] = FifoCache(_MAX_KEPT)
 
 
 def latest_build(table: Table) -> Latest:
@@ -54,9 +56,7 @@ def latest_keep(table_id: int, latest: Latest | None) -> None:
     kept = _kept.get(table_id)
     if kept is not None and kept.v >= latest.v:
         return
-    if kept is None and len(_kept) >= _MAX_KEPT:
-        _kept.pop(next(iter(_kept)))
-    _kept[table_id] = latest
+    _kept.put(table_id, latest)
 
 
 def latest_get(table_id: int) -> Latest | None:
@@ -65,4 +65,4 @@ def latest_get(table_id: int) -> Latest | None:
 
 def latest_forget(table_id: int) -> None:
     """The process holds no connection to the table any more: its states would only go stale."""
-    _kept.pop(table_id, None)
+    _kept.pop(table_id)

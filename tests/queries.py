@@ -45,14 +45,28 @@ def production_statements(statements: list[str], *, in_test_transaction: bool) -
 
 
 @contextmanager
-def assert_database_query_count(count: int, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[CaptureQueriesContext]:
-    """Assert the block sends exactly `count` statements as production would; list them all when it does not."""
+def database_queries(*, using: str = DEFAULT_DB_ALIAS) -> Iterator[list[str]]:
+    """The statements the block sends as production would: the list yielded is filled when the block ends.
+
+    For a test that compares counts (two sizes of a page, a cold and a warm
+    cache) or reads the statements; `assert_database_query_count` for one count.
+    """
     connection = connections[using]
     in_test_transaction = connection.in_atomic_block
+    statements: list[str] = []
     with CaptureQueriesContext(connection) as captured:
-        yield captured
-    statements = production_statements(
-        [query["sql"] for query in captured.captured_queries], in_test_transaction=in_test_transaction
+        yield statements
+    statements.extend(
+        production_statements(
+            [query["sql"] for query in captured.captured_queries], in_test_transaction=in_test_transaction
+        )
     )
+
+
+@contextmanager
+def assert_database_query_count(count: int, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[list[str]]:
+    """Assert the block sends exactly `count` statements as production would; list them all when it does not."""
+    with database_queries(using=using) as statements:
+        yield statements
     listing = "\n".join(f"{number}. {sql}" for number, sql in enumerate(statements, start=1))
     assert len(statements) == count, f"{len(statements)} statements, expected {count}:\n{listing}"

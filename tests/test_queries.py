@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from tests.queries import assert_database_query_count, production_statements
+from tests.queries import assert_database_query_count, database_queries, production_statements
 
 OUTER = ['SAVEPOINT "s1_x1"', "SELECT 1", 'RELEASE SAVEPOINT "s1_x1"']
 
@@ -47,3 +47,11 @@ def test_a_count_that_differs_lists_every_statement() -> None:
         Group.objects.filter(name="x").exists()
     with assert_database_query_count(1), transaction.atomic():
         Group.objects.filter(name="x").exists()
+
+
+@pytest.mark.django_db
+def test_the_statements_counted_are_the_blocks_as_production_sends_them() -> None:
+    with database_queries() as statements, transaction.atomic():
+        Group.objects.filter(name="x").exists()
+        Group.objects.filter(name="y").exists()
+    assert len(statements) == 2 and all(sql.startswith("SELECT") for sql in statements)

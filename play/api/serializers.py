@@ -8,7 +8,7 @@ from core.api_strict import StrictInput
 from ..bots import BOT_LEVELS
 
 
-class TableOutput(serializers.Serializer):
+class TableOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
     id = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="The match's game; null for a practice table.")
     status = serializers.ChoiceField(choices=["waiting", "countdown", "playing", "stuck", "over", "abandoned"])
@@ -30,7 +30,7 @@ class PracticeInput(StrictInput):
     )
 
 
-class PracticeLogOutput(serializers.Serializer):
+class PracticeLogOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
     """A finished practice table's own log, as `log` names it (speed-table/1: its bytes at `document/`)."""
 
     table = serializers.IntegerField()

@@ -14,6 +14,7 @@ import time
 
 from django.conf import settings
 
+from core.fifo_cache import FifoCache
 from speedrules import Judge, ruleset_from_json
 
 from ..models import Table, TableEvent
@@ -32,10 +33,10 @@ def stale_after_ms() -> int:
     return 3 * int(settings.SPEED_TABLE_HEARTBEAT_MS)
 
 
-def _cache() -> dict[int, tuple[int, Judge]]:
-    cache: dict[int, tuple[int, Judge]] | None = getattr(_local, "games", None)
+def _cache() -> FifoCache[int, tuple[int, Judge]]:
+    cache: FifoCache[int, tuple[int, Judge]] | None = getattr(_local, "games", None)
     if cache is None:
-        cache = _local.games = {}
+        cache = _local.games = FifoCache(_MAX_CACHED)
     return cache
 
 
@@ -47,7 +48,7 @@ def live_game_build(table: Table, *, take: bool = False) -> Judge:
     game ahead of the database.
     """
     cache = _cache()
-    entry = cache.pop(table.pk, None) if take else cache.get(table.pk)
+    entry = cache.pop(table.pk) if take else cache.get(table.pk)
     if entry is not None and entry[0] == table.v:
         return entry[1]
     game = Judge(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
@@ -64,7 +65,4 @@ def live_game_build(table: Table, *, take: bool = False) -> Judge:
 
 
 def live_game_keep(table_id: int, v: int, game: Judge) -> None:
-    cache = _cache()
-    if len(cache) >= _MAX_CACHED and table_id not in cache:
-        cache.pop(next(iter(cache)))
-    cache[table_id] = (v, game)
+    _cache().put(table_id, (v, game))

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -160,6 +161,39 @@ def _refuse_ended_early(document: dict[str, Any]) -> None:
         )
 
 
+def _log_intake(*, game: Game, data: bytes, digest: str, provenance: str, submitted_by: User | None = None) -> MatchLog:
+    """Check a log's document against its game and store it verbatim: a submitted log's intake and a table's.
+
+    The document must be a JSON object within the events limit, for an
+    undecided game of a live match, with the match's players and ruleset; only
+    a table's own log may say the table ended its game early (amendment L4).
+    """
+    document = document_parse(data)
+    if not isinstance(document, dict):
+        raise Invalid(
+            f"The body is JSON but not an object (it is a {type(document).__name__}); "
+            "send the speed-log/1 log object itself.",
+            extra={"field": "data", "problem": "not_object"},
+        )
+    document_check_events(document)
+    if provenance == MatchLog.Provenance.SUBMITTED:
+        _refuse_ended_early(document)
+    match = game.match
+    require_match_live(match)
+    if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
+        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
+        raise Invalid(
+            f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
+            "Ask an organiser if the result is wrong.",
+            extra={"game_status": game.status, "decided_by": game.decided_by},
+        )
+    _check_players(document, match)
+    _check_ruleset(document, match)
+    return MatchLog.objects.create(
+        game=game, data=data, size=len(data), sha256=digest, provenance=provenance, submitted_by=submitted_by
+    )
+
+
 @transaction.atomic
 def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True) -> tuple[MatchLog, bool]:
     """Store a submitted log for a game and enqueue its verification. Returns (log, created).
@@ -190,35 +224,10 @@ def log_submit(*, game_id: int, data: bytes, user: AnyUser, enqueue: bool = True
     if existing is not None:
         return existing, False
     _check_quotas(game=game, user=user, size=len(data))
-
-    document = document_parse(data)
-    if not isinstance(document, dict):
-        raise Invalid(
-            f"The body is JSON but not an object (it is a {type(document).__name__}); "
-            "send the speed-log/1 log object itself.",
-            extra={"field": "data", "problem": "not_object"},
-        )
-    document_check_events(document)
-    _refuse_ended_early(document)
-    require_match_live(match)
-    if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
-        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
-        raise Invalid(
-            f"Game {game.number} of match {match.pk} is already decided by {how}; a new log cannot change it. "
-            "Ask an organiser if the result is wrong.",
-            extra={"game_status": game.status, "decided_by": game.decided_by},
-        )
-    _check_players(document, match)
-    _check_ruleset(document, match)
-
     try:
         with transaction.atomic():
-            log = MatchLog.objects.create(
-                game=game,
-                data=data,
-                size=len(data),
-                sha256=digest,
-                submitted_by=submitter,
+            log = _log_intake(
+                game=game, data=data, digest=digest, provenance=MatchLog.Provenance.SUBMITTED, submitted_by=submitter
             )
     except IntegrityError:  # the same document from the same submitter raced in; it is the same submission
         return same.get(), False
@@ -236,18 +245,6 @@ def log_submit_from_table(*, game_id: int, data: bytes, provenance: str = MatchL
     same verification; a verified table log decides the game at once.
     """
     game = game_lock(game_id=game_id)
-    match = game.match
-    document = document_parse(data)
-    if not isinstance(document, dict):
-        raise Invalid("A table's log must be a JSON object.")
-    document_check_events(document)
-    require_match_live(match)
-    if game.status not in (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED):
-        how = _DECIDED_BY_WORDS.get(game.decided_by, "its result")
-        raise Invalid(f"Game {game.number} of match {match.pk} is already decided by {how}.")
-    _check_players(document, match)
-    _check_ruleset(document, match)
-    digest = hashlib.sha256(data).hexdigest()
-    log = MatchLog.objects.create(game=game, data=data, size=len(data), sha256=digest, provenance=provenance)
+    log = _log_intake(game=game, data=data, digest=hashlib.sha256(data).hexdigest(), provenance=provenance)
     logs_enqueue_verification(log_ids=[log.pk])
     return log

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
 from speedrules import PRESETS
 from tests.factories import PASSWORD, make_match, make_player, make_user
+from tests.queries import database_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -208,7 +207,7 @@ class TestListQueryCounts:
     """A page of 50 matches costs the same few queries as a page of 5."""
 
     def _count(self, client, url: str) -> int:
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             response = client.get(url)
         assert response.status_code == 200
         return len(queries)

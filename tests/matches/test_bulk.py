@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.forms.models import model_to_dict
-from django.test.utils import CaptureQueriesContext
 
 from core.errors import Invalid, NotAllowed
 from matches.models import Game, Match
 from matches.services import match_create, match_create_bulk
 from tests.factories import make_players
+from tests.queries import database_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +60,7 @@ def test_statements_do_not_grow_with_the_number_of_matches(organiser: Any) -> No
     for size in (2, 20):
         pairs = [(players[2 * n], players[2 * n + 1]) for n in range(size)]
         creator = type(organiser).objects.get(pk=organiser.pk)  # nothing of the last call cached on it
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             match_create_bulk(pairs=pairs, best_of=3, created_by=creator)
         counts.append(len(queries))
     assert counts[0] == counts[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 import pytest
@@ -40,7 +41,13 @@ def test_a_player_opens_the_table_of_an_open_game_once() -> None:
     row = Table.objects.get(pk=table["id"])
     assert hashlib.sha256(f"{row.salt}:{','.join(row.deck)}".encode()).hexdigest() == table["deck_sha256"]
     assert "deck" not in table and "salt" not in table
-    assert len(row.salt) == 32 and int(row.salt, 16) >= 0
+    # The salt is 128 bits of fresh randomness in hex, so the hash binds it: another table's salt
+    # (drawn afresh, never the same) with this deck does not give the hash shown.
+    other_game = make_match(alice, ben).games.get(number=1)
+    other = Table.objects.get(pk=_client(alice.user).post(f"/api/games/{other_game.pk}/table/").json()["id"])
+    assert re.fullmatch(r"[0-9a-f]{32}", row.salt) and re.fullmatch(r"[0-9a-f]{32}", other.salt)
+    assert other.salt != row.salt
+    assert hashlib.sha256(f"{other.salt}:{','.join(row.deck)}".encode()).hexdigest() != table["deck_sha256"]
 
 
 def test_who_may_open_a_table_and_for_which_games() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from play.latest import latest_build
 from play.messages import Intent
@@ -14,6 +12,7 @@ from play.selectors import table_state
 from play.services import live_game_build, table_intent, table_open_for_game
 from speedrules.cards import CARD_NAMES
 from tests.factories import make_match, make_player
+from tests.queries import database_queries
 
 from .conftest import fixed_deck
 
@@ -34,7 +33,7 @@ def test_a_play_returns_every_seats_state_built_without_reading_the_database() -
     seat = 0 if game.state.legal_single_plays(0) else 1
     card, pile = game.state.legal_single_plays(seat)[0]
 
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         play = Intent("play", "a", {"card": CARD_NAMES[card], "pile": pile})
         reply = table_intent(table_id=table.pk, seat=seat, intent=play)
         assert reply.table is not None
@@ -42,7 +41,7 @@ def test_a_play_returns_every_seats_state_built_without_reading_the_database() -
     assert reply.changed and latest is not None and latest.v == reply.v
     # The play's own statements, and none for the states: the lock (with the ref's check), the ref,
     # the event, the row's update, the commit.
-    statements = [query["sql"].split()[0] for query in queries.captured_queries]
+    statements = [sql.split()[0] for sql in queries]
     assert statements == ["BEGIN", "SELECT", "INSERT", "INSERT", "UPDATE", "COMMIT"], statements
 
     stored = Table.objects.get(pk=table.pk)

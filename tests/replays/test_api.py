@@ -13,6 +13,7 @@ from matches.models import Game, Match
 from replays.models import LogVerdict, MatchLog
 from speedrules import ENGINE_VERSION, simulate
 from tests.factories import SPEC_EXAMPLES, body, deadlock_log, load, make_match, make_player, tampered, won_log
+from tests.queries import database_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -437,9 +438,6 @@ def test_odd_bodies_never_cause_a_500(client_for, alice, ben, capture, data):
 
 
 def test_game_log_pages_cost_a_constant_number_of_queries(client_for, anon, alice, ben, capture):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     game = make_match(alice, ben).games.get()
     for seed in range(12):
         document = won_log("speed", ["alice", "ben"], start=seed * 20)
@@ -447,7 +445,7 @@ def test_game_log_pages_cost_a_constant_number_of_queries(client_for, anon, alic
         submit(client_for(alice.user), game.pk, body(document), capture)
     counts = []
     for limit in (2, 12):
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             assert len(anon.get(f"/api/games/{game.pk}/logs/?limit={limit}").json()["results"]) == limit
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 3

@@ -11,14 +11,13 @@ import re
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
 from matches.models import OutboxEmail
 from matches.services.outbox import UNKNOWN_ADDRESS
 from tests.factories import PASSWORD, make_player
+from tests.queries import database_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -85,12 +84,11 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(capture):
 
 def _reset_request(address: str, capture) -> tuple[int, str, list[str]]:
     """The answer to a reset request for `address`, and its statements with the address and times taken out."""
-    with capture() as callbacks, CaptureQueriesContext(connection) as queries:
+    with capture() as callbacks, database_queries() as queries:
         response = Client().post("/accounts/password/reset/", {"email": address})
     assert len(callbacks) == 1  # the send, after the commit: not part of the answer
     statements = [
-        re.sub(r"'[0-9-]+ [0-9:.+]+'::timestamptz", "TIME", query["sql"].replace(address, "ADDRESS"))
-        for query in queries.captured_queries
+        re.sub(r"'[0-9-]+ [0-9:.+]+'::timestamptz", "TIME", sql.replace(address, "ADDRESS")) for sql in queries
     ]
     return response.status_code, response["Location"], statements
 

@@ -6,12 +6,11 @@ import itertools
 from collections import Counter
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Player
 from speedrules import verify_document
 from tests.factories import PASSWORD, body, make_players, make_tournament, play, won_log
+from tests.queries import database_queries
 from tournaments.models import Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +126,7 @@ def test_standings_endpoint_query_count_does_not_grow(organiser, anon):
     counts = []
     for size, prefix in ((4, "a"), (16, "b")):
         tournament = make_tournament(organiser, make_players(size, prefix), format="round_robin")
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             response = anon.get(f"/api/tournaments/{tournament.pk}/standings/")
         assert response.status_code == 200
         assert len(response.json()["rows"]) == size

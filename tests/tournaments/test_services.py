@@ -8,13 +8,13 @@ from collections import Counter
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from core.errors import ApplicationError, Conflict, NotAllowed
 from matches.models import Game, Match
 from matches.services import game_set_result
 from tests.factories import make_player, make_players, make_tournament, make_user, play, ready
 from tests.locks import wait_for_a_lock_waiter
+from tests.queries import database_queries
 from tournaments import services
 from tournaments.models import Entrant, PlayerRating, RatingChange, Tournament, TournamentMatch
 from tournaments.selectors import tournament_standings
@@ -267,7 +267,7 @@ def test_standings_load_in_a_constant_number_of_queries(organiser):
         tournament = make_tournament(organiser, make_players(size, prefix), format="swiss", swiss_rounds=2)
         play_to_the_end(organiser, tournament, random.Random(size))
         fresh = Tournament.objects.get(pk=tournament.pk)
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             tournament_standings(tournament=fresh)
         counts.append(len(queries))
     assert counts[0] == counts[1] == 2

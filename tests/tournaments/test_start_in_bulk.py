@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.forms.models import model_to_dict
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match, Player
 from matches.services import match_create
 from tests.factories import make_tournament
+from tests.queries import database_queries
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.services import tournament_start
 from tournaments.services.pairings import pairings_advance
@@ -37,7 +37,7 @@ def _start_statements(organiser: Any, fmt: str, options: dict[str, Any], count: 
     tournament = make_tournament(organiser, [], format=fmt, start=False, best_of=3, **options)
     players = _players(count, prefix)
     Entrant.objects.bulk_create(Entrant(tournament=tournament, player=p, seed=s) for s, p in enumerate(players, 1))
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         tournament_start(tournament_id=tournament.pk, user=organiser)
     ready = TournamentMatch.objects.filter(tournament=tournament, status=TournamentMatch.Status.READY)
     assert ready.exists() and not ready.filter(match__isnull=True).exists()
@@ -96,12 +96,10 @@ def test_start_reads_the_entrants_once_and_no_pairing_back(organiser: Any, fmt: 
     tournament = make_tournament(organiser, [], format=fmt, start=False, best_of=3, **options)
     players = _players(16, "r")
     Entrant.objects.bulk_create(Entrant(tournament=tournament, player=p, seed=s) for s, p in enumerate(players, 1))
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         tournament_start(tournament_id=tournament.pk, user=organiser)
     reads = [  # rows read (the entry's count aside)
-        query["sql"]
-        for query in queries.captured_queries
-        if query["sql"].startswith("SELECT") and "COUNT(" not in query["sql"]
+        sql for sql in queries if sql.startswith("SELECT") and "COUNT(" not in sql
     ]
     entrant_table, pairing_table = Entrant._meta.db_table, TournamentMatch._meta.db_table
     assert sum(f'FROM "{entrant_table}"' in sql for sql in reads) == 1

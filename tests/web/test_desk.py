@@ -6,13 +6,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game
 from matches.services import game_dispute_claim, game_report_result
 from tests.factories import PASSWORD, make_match, make_player, make_players, make_tournament, ready
+from tests.queries import database_queries
 from tournaments.models import Registration
 from tournaments.services.registration import registration_create, tournament_registration_set
 from tournaments.services.running import pairing_call
@@ -132,7 +131,7 @@ def test_the_desk_page_reads_as_many_queries_for_one_dispute_as_for_five(organis
         game_dispute_claim(game_id=game.pk, user=ben.user, reason="no")
 
     def page_queries() -> int:
-        with CaptureQueriesContext(connection) as queries:
+        with database_queries() as queries:
             assert client.get("/organise/").status_code == 200
         return len(queries)
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import orjson
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match
 from matches.services import game_set_result, match_annul, match_create, match_create_bulk
 from tests.factories import load, make_players, make_tournament, match_for, submit
+from tests.queries import database_queries
 from tournaments.models import Tournament
 from tournaments.services import tournament_start
 from tournaments.services.common import tournament_lock
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _home(client: Client) -> tuple[int, Any]:
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         response = client.get("/")
     assert response.status_code == 200
     return len(queries), response

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match, Player
 from matches.services import game_report_result, match_create
 from speedrules import PRESETS
 from tests.factories import make_player
+from tests.queries import database_queries
 from web.selectors.mine import games_waiting_for_confirmation, my_page, waiting_count
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +81,7 @@ def test_the_count_and_the_page_stay_a_fixed_number_of_queries(organiser: Any, p
     claimed_team_game(organiser, players, "team", "ann")
 
     def queries(read: Any) -> int:
-        with CaptureQueriesContext(connection) as seen:
+        with database_queries() as seen:
             read()
         return len(seen)
 

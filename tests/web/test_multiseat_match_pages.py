@@ -11,13 +11,12 @@ import re
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Game, Match
 from matches.services import game_report_result, game_set_result, match_create
 from tests.factories import PASSWORD, make_player
+from tests.queries import database_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -160,7 +159,7 @@ def test_lists_find_a_player_in_the_third_and_fourth_seats(table: Match, organis
 
 
 def _queries(client: Client, path: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         assert client.get(path).status_code == 200
     return len(queries)
 

@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_player, make_players, make_tournament, play, ready
+from tests.queries import database_queries
 from tournaments.models import TournamentMatch
 from web.selectors.tournament_page import PageLoader, bracket_index
 
@@ -60,7 +59,7 @@ def warm(client: Client, path: str, round_trips: RoundTrips) -> tuple[int, int, 
     cold = client.get(path)
     assert cold.status_code == 200
     round_trips.count = 0
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         response = client.get(path)
     assert response.status_code == 200
     assert response.content == cold.content, f"{path}: the cached parts differ from the page drawn afresh"
@@ -128,7 +127,7 @@ def test_a_warm_home_page_reads_nothing_and_a_few_round_trips(
 def test_the_live_version_is_one_statement(client: Client, organiser: Any) -> None:
     players = make_players(4, "l")
     cup = make_tournament(organiser, players, format="single_elimination")
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         first = client.get(f"/live/?tournament={cup.pk}").json()["version"]
     assert len(queries) == 1
     pairing = ready(cup)[0]
@@ -141,10 +140,10 @@ def test_the_player_list_shows_ratings_and_a_dash_for_the_unrated(client: Client
     cup = make_tournament(organiser, players, format="single_elimination")
     pairing = ready(cup)[0]
     play(organiser, pairing, pairing.player_one)
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         html = client.get("/players/").content.decode()
     assert len(queries) == 2  # the count and the page
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         assert client.get("/players/").content.decode() == html
     assert len(queries) == 0  # both from the site lists' cache
     cells = dict(re.findall(r'>(p\d+)</a></th>\s*<td>[^<]*</td>\s*<td class="num">([^<]*)</td>', html))

@@ -8,11 +8,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_tournament, play, player
+from tests.queries import database_queries
 from tournaments.generators import Section, double_elimination, single_elimination
 from tournaments.models import TournamentMatch
 from web.drawing.bracket import WHOLE, bracket_sections
@@ -25,7 +24,7 @@ def players(count: int, prefix: str) -> list[Any]:
 
 
 def queries_of(client: Client, path: str) -> tuple[int, Any]:
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         response = client.get(path)
     assert response.status_code == 200
     return len(queries), response

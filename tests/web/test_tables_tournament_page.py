@@ -7,11 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from tests.factories import PASSWORD, make_tournament, make_user, play_table, player, ready
+from tests.queries import database_queries
 from tournaments.models import Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +31,7 @@ def play_round(organiser: Any, tournament: Tournament) -> None:
 
 
 def queries_of(client: Client, path: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
+    with database_queries() as queries:
         response = client.get(path)
     assert response.status_code == 200
     return len(queries)
