@@ -247,6 +247,21 @@ def log_submit_from_table(*, game_id: int, data: bytes, provenance: str = MatchL
         raise Invalid(f"Game {game.number} of match {match.pk} is already decided by {how}.")
     _check_players(document, match)
     _check_ruleset(document, match)
+    return _table_log_store(game=game, data=data, provenance=provenance)
+
+
+def log_submit_practice(*, data: bytes) -> MatchLog:
+    """Store the log a practice table recorded (provenance "practice", no game) and enqueue its verification.
+
+    Called under the table row's lock: the bytes are stored with the table's final play, and the
+    engine judges them only after that commits, in the workers like any log, so an engine failure
+    marks the log failed and never undoes the play. No game: no evidence, no rating, no standings.
+    """
+    return _table_log_store(game=None, data=data, provenance=MatchLog.Provenance.PRACTICE)
+
+
+def _table_log_store(*, game: Game | None, data: bytes, provenance: str) -> MatchLog:
+    """Store a table's log verbatim, the table as its submitter, and send it to the workers after commit."""
     digest = hashlib.sha256(data).hexdigest()
     log = MatchLog.objects.create(game=game, data=data, size=len(data), sha256=digest, provenance=provenance)
     logs_enqueue_verification(log_ids=[log.pk])
