@@ -36,7 +36,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "web/table.html", context)
 
 
-def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
     """A table's replay address: its stored log's replay (a practice game's, or a match game's)."""
     played = table_for_page(table_id=table_id)
     if played is None or played.log_id is None:
