@@ -67,10 +67,8 @@ class Table(models.Model):
     stuck_at = models.IntegerField(null=True, blank=True)
     flips = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
-    # The game's stored log (a match table), or the practice table's own log bytes and its verdict.
+    # The log the table stored when its game was over: its game's log, or a practice log (provenance "practice").
     log = models.ForeignKey("replays.MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    practice_log = models.BinaryField(null=True, blank=True)
-    practice_log_code = models.CharField(max_length=32, blank=True)
     created_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -8,7 +8,6 @@ and the salt and result once the game is over. Nothing else ever leaves.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from core.errors import NotFound
@@ -46,31 +45,16 @@ def live_tables_of_match(*, match_id: int) -> dict[int, int]:
 
 
 def table_log_url(table: Table) -> str | None:
-    """The stored log's API URL: the game's log for a match table; a practice table's own log document."""
-    if table.log_id is not None:
-        return f"/api/logs/{table.log_id}/"
-    if table.practice_log is not None:
-        return f"/api/tables/{table.pk}/log/"  # speed-table/1: the log's URL, its bytes at `document/`
-    return None
+    """The stored log's API URL (speed-table/1: its bytes at `document/`): the game's log, or the practice log."""
+    return None if table.log_id is None else f"/api/logs/{table.log_id}/"
 
 
-def practice_log_json(table: Table) -> dict[str, Any]:
-    """A practice table's own log as `GET /api/tables/{id}/log/` answers; NotFound when it keeps none."""
-    if table.practice_log is None:
-        raise NotFound(f"Table {table.pk} keeps no log of its own (a match's table stores its game's log; see `log`).")
-    data = bytes(table.practice_log)
-    verified = table.practice_log_code == "ok"
-    return {
-        "table": table.pk,
-        "provenance": "practice",
-        "status": "verified" if verified else "rejected",
-        "code": table.practice_log_code,
-        "winner": (table.result or {}).get("winner") if verified else None,
-        "size": len(data),
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "document": f"/api/tables/{table.pk}/log/document/",
-        "steps": f"/api/tables/{table.pk}/steps/compact/",
-    }
+def table_log_id(*, table_id: int) -> int:
+    """The id of the log a table stored at its game's end; NotFound when there is no table or no log yet."""
+    table = table_get(table_id=table_id)
+    if table.log_id is None:
+        raise NotFound(f"Table {table_id} has stored no log (yet): a table stores one when its game is over.")
+    return table.log_id
 
 
 def table_json(table: Table) -> dict[str, Any]:

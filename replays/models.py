@@ -51,8 +51,11 @@ class MatchLog(StoredLog):
         # Recorded at the table, whose game ended early (a resign or a claim, speed-table/1 amendment L4):
         # the evidence of the cards played; the forfeit, not this log, decided the game.
         FORFEIT = "forfeit", "Recorded at the table, ended early"
+        # Recorded at a practice table (a player against the site's bots): no match game, no rating.
+        PRACTICE = "practice", "Recorded at a practice table"
 
-    game = models.ForeignKey("matches.Game", on_delete=models.PROTECT, related_name="logs")
+    # None only for a practice log (a check constraint keeps the two together).
+    game = models.ForeignKey("matches.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="logs")
     provenance = models.CharField(max_length=10, choices=Provenance.choices, default=Provenance.SUBMITTED)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     # The seat's player in this match, mapped through the log's `players` handles.
@@ -74,6 +77,12 @@ class MatchLog(StoredLog):
             # from another submitter it is their word too (a recorder gives both players one file).
             models.UniqueConstraint(
                 fields=["game", "sha256", "submitted_by"], name="matchlog_unique_document_per_game_and_submitter"
+            ),
+            # A practice log has no game, and every other log has one: ratings and standings never see practice.
+            models.CheckConstraint(
+                condition=models.Q(game__isnull=True, provenance="practice")
+                | (models.Q(game__isnull=False) & ~models.Q(provenance="practice")),
+                name="matchlog_game_unless_practice",
             ),
         ]
         indexes = [

@@ -28,17 +28,3 @@ class PracticeInput(StrictInput):
         max_length=3,
         help_text="One level per other seat of the ruleset.",
     )
-
-
-class PracticeLogOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
-    """A finished practice table's own log, as `log` names it (speed-table/1: its bytes at `document/`)."""
-
-    table = serializers.IntegerField()
-    provenance = serializers.CharField(help_text='Always "practice": played against the site\'s bots.')
-    status = serializers.ChoiceField(choices=["verified", "rejected"])
-    code = serializers.CharField(help_text="The engine's code for the log (`ok` when verified).")
-    winner = serializers.IntegerField(allow_null=True, help_text="The winning seat (0-based), if any.")
-    size = serializers.IntegerField(help_text="The document's bytes.")
-    sha256 = serializers.CharField()
-    document = serializers.CharField(help_text="The log's bytes, speed-log/1.")
-    steps = serializers.CharField(help_text="Its replay's steps, in the compact form.")

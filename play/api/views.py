@@ -11,16 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api_strict import ApiView
-from core.errors import NotFound
 from core.throttles import PracticeTablesThrottle
-from replays.api.serializers import CompactStepsOutput
-from replays.api.views import CHUNK_PARAMETERS, chunk_range
-from replays.compact import chunk
-from replays.services import document_compact_steps
-from speedrules import ENGINE_VERSION
+from replays.api.serializers import CompactStepsOutput, LogOutput
+from replays.api.views import (
+    CHUNK_PARAMETERS,
+    log_compact_chunk_response,
+    log_detail_response,
+    log_document_response,
+)
 
 from .. import selectors, services
-from .serializers import PracticeInput, PracticeLogOutput, TableOutput
+from .serializers import PracticeInput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -58,43 +59,31 @@ class TableDetailApi(ApiView):
         return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
 
 
-def _practice_log(table_id: int) -> tuple[int, bytes]:
-    table = selectors.table_get(table_id=table_id)
-    if table.practice_log is None:
-        raise NotFound(f"Table {table_id} keeps no log of its own (a match's table stores its game's log; see `log`).")
-    return table.pk, bytes(table.practice_log)
-
-
-class PracticeLogApi(ApiView):
-    """A finished practice table's own log: its verdict and where its bytes and steps are (`log` in the state)."""
+class TableLogApi(ApiView):
+    """The log a finished table stored (a practice log too): the same answer as `/api/logs/{id}/`."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="table_log", responses=PracticeLogOutput)
+    @extend_schema(operation_id="table_log", responses=LogOutput)
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(selectors.practice_log_json(selectors.table_get(table_id=table_id)))
+        return log_detail_response(selectors.table_log_id(table_id=table_id))
 
 
-class PracticeLogDocumentApi(ApiView):
-    """A finished practice table's speed-log/1 log, byte for byte (a match table's is its game's log)."""
+class TableLogDocumentApi(ApiView):
+    """The speed-log/1 log a finished table stored, byte for byte (as `/api/logs/{id}/document/`)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="table_log_document", responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, table_id: int) -> HttpResponse:
-        _pk, data = _practice_log(table_id)
-        return HttpResponse(data, content_type="application/json")
+        return log_document_response(selectors.table_log_id(table_id=table_id))
 
 
-class PracticeStepsApi(ApiView):
-    """A chunk of a finished practice table's replay, in the compact form `speed-steps/1` (as for a log)."""
+class TableStepsApi(ApiView):
+    """A chunk of a finished table's replay, its log's kept steps (as `/api/logs/{id}/steps/compact/`)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="table_steps_compact", parameters=CHUNK_PARAMETERS, responses=CompactStepsOutput)
     def get(self, request: Request, table_id: int) -> Response:
-        pk, data = _practice_log(table_id)
-        start, count = chunk_range(request)
-        compact = document_compact_steps(data, name=f"the log of table {pk}")
-        verdict = {"log": pk, "status": "verified", "code": "ok", "event": None}
-        return Response({**verdict, "engine_version": ENGINE_VERSION, **chunk(compact, start=start, count=count)})
+        return log_compact_chunk_response(request, selectors.table_log_id(table_id=table_id))

@@ -5,8 +5,9 @@ table" and is verified by the workers like any log; once verified it decides
 the game (`decided_by: "table"`). A game ended early (a resign or a claim,
 amendment L4) is the table's own decision: its log is stored as the evidence
 of the cards played (provenance "forfeit", every event still checked by the
-engine) and the game is decided at once as a forfeit. A practice table keeps
-its own log bytes, judged by the same engine at once.
+engine) and the game is decided at once as a forfeit. A practice table's log
+is stored the same way with provenance "practice" and no game: verified by the
+workers after the final play commits, it decides nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from django.db import transaction
 from core.errors import ApplicationError
 from matches.services import game_forfeit
 from replays.models import MatchLog
-from replays.services import log_submit_from_table
-from speedrules import Judge, verify_bytes
+from replays.services import log_submit_from_table, log_submit_practice
+from speedrules import Judge
 
 from ..models import Table
 
@@ -65,8 +66,7 @@ def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: E
     table.status, table.result, table.stuck_at, table.flips = Table.Status.OVER, result, None, None
     data = orjson.dumps(table_document(table=table, events=game.events, result=result, ending=ending))
     if table.game_id is None:
-        table.practice_log = data
-        table.practice_log_code = str(verify_bytes(data).code)
+        table.log = log_submit_practice(data=data)
         return
     provenance = MatchLog.Provenance.TABLE if ending is None else MatchLog.Provenance.FORFEIT
     try:

@@ -33,8 +33,12 @@ class LogOutput(serializers.ModelSerializer):
         choices=MatchLog.Provenance.choices,
         read_only=True,
         help_text='Where the log comes from: "submitted" (by a player or an organiser), "table" (recorded by '
-        'one of the service\'s own tables, which saw every card) or "forfeit" (recorded at the table, whose '
-        "game ended early: the forfeit decided the game, this log is the evidence of the cards played).",
+        'one of the service\'s own tables, which saw every card), "forfeit" (recorded at the table, whose '
+        "game ended early: the forfeit decided the game, this log is the evidence of the cards played) or "
+        '"practice" (recorded at a practice table against bots: no game, it counts for nothing).',
+    )
+    game = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="The match's game; null for a practice log."
     )
 
     class Meta:

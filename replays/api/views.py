@@ -96,10 +96,15 @@ class GameLogsApi(ApiView):
         )
 
 
+def log_detail_response(log_id: int) -> Response:
+    """A log's verdict and provenance (`LogOutput`): `/api/logs/{id}/`, and a table's log at its own address."""
+    return Response(LogOutput(_get_log_or_404(log_id)).data)
+
+
 class LogDetailApi(ApiView):
     @extend_schema(responses=LogOutput)
     def get(self, request: Request, log_id: int) -> Response:
-        return Response(LogOutput(_get_log_or_404(log_id)).data)
+        return log_detail_response(log_id)
 
 
 #: Steps per response: a page of `/steps/` or a chunk of `/steps/compact/` unless asked for fewer.
@@ -211,16 +216,26 @@ class LogCompactStepsApi(ApiView):
         ),
     )
     def get(self, request: Request, log_id: int) -> Response:
-        start, count = chunk_range(request)
-        log, compact = _log_replay(log_id)
-        return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
+        return log_compact_chunk_response(request, log_id)
+
+
+def log_compact_chunk_response(request: Request, log_id: int) -> Response:
+    """A chunk (`?from=&count=`) of a log's kept compact steps, with its verdict."""
+    start, count = chunk_range(request)
+    log, compact = _log_replay(log_id)
+    return Response({**_verdict_fields(log), **chunk(compact, start=start, count=count)})
+
+
+def log_document_response(log_id: int) -> HttpResponse:
+    """A stored log's document, byte for byte."""
+    log = selectors.log_get_with_data(log_id=log_id)
+    if log is None:
+        raise NotFound(f"There is no log {log_id}.")
+    return HttpResponse(bytes(log.data), content_type="application/json")
 
 
 class LogDocumentApi(ApiView):
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
     def get(self, request: Request, log_id: int) -> HttpResponse:
         """The submitted document, byte for byte."""
-        log = selectors.log_get_with_data(log_id=log_id)
-        if log is None:
-            raise NotFound(f"There is no log {log_id}.")
-        return HttpResponse(bytes(log.data), content_type="application/json")
+        return log_document_response(log_id)

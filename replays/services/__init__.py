@@ -10,7 +10,7 @@
 from .reverification import logs_enqueue_verification, pending_resend, runs_enqueue_verification
 from .solitaire import solitaire_submit, solitaire_verify
 from .steps import document_compact_steps, log_steps_build, replay_compact
-from .submission import log_submit, log_submit_from_table
+from .submission import log_submit, log_submit_from_table, log_submit_practice
 from .verification import log_verify
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "log_steps_build",
     "log_submit",
     "log_submit_from_table",
+    "log_submit_practice",
     "log_verify",
     "logs_enqueue_verification",
     "pending_resend",

@@ -248,3 +248,18 @@ def log_submit_from_table(*, game_id: int, data: bytes, provenance: str = MatchL
     log = _log_intake(game=game, data=data, digest=hashlib.sha256(data).hexdigest(), provenance=provenance)
     logs_enqueue_verification(log_ids=[log.pk])
     return log
+
+
+def log_submit_practice(*, data: bytes) -> MatchLog:
+    """Store the log a practice table recorded (provenance "practice", no game) and enqueue its verification.
+
+    Called under the table row's lock: the bytes are stored with the table's final play, and the
+    engine judges them only after that commits, in the workers like any log, so an engine failure
+    marks the log failed and never undoes the play. No game: no evidence, no rating, no standings.
+    """
+    digest = hashlib.sha256(data).hexdigest()
+    log = MatchLog.objects.create(
+        game=None, data=data, size=len(data), sha256=digest, provenance=MatchLog.Provenance.PRACTICE
+    )
+    logs_enqueue_verification(log_ids=[log.pk])
+    return log

@@ -85,7 +85,8 @@ def _seat_places(verdict: Verdict, match: Match) -> tuple[list[int] | None, list
 
 
 def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None:
-    """Set the verdict's fields on the log (not saved)."""
+    """Set the verdict's fields on the log (not saved); a practice log (no game) has no player to name."""
+    match = None if log.game is None else log.game.match
     log.cards_left = None
     log.places, log.timed_scores = None, None
     if verdict is None:
@@ -94,14 +95,16 @@ def _verdict_apply(log: MatchLog, verdict: Verdict | None, failure: str) -> None
     else:
         log.status = MatchLog.Status.VERIFIED if verdict.valid else MatchLog.Status.REJECTED
         log.code, log.event, log.message = str(verdict.code), verdict.event, verdict.message
-        log.winner_seat, log.winner = verdict.winner, _winner_player(verdict, log.game.match)
+        log.winner_seat = verdict.winner
+        log.winner = None if match is None else _winner_player(verdict, match)
         log.cards_left = None if verdict.cards_left is None else list(verdict.cards_left)
-        if verdict.valid and verdict.winner is not None and log.winner is None:
-            # Checked at submission; only a renamed player could get here.
-            log.status, log.code = MatchLog.Status.FAILED, "failed"
-            log.message = "The log's winner is not a player of this match; an organiser must settle the game."
-        elif verdict.valid and log.game.match.ranks_games:
-            log.places, log.timed_scores = _seat_places(verdict, log.game.match)
+        if match is not None and verdict.valid:
+            if verdict.winner is not None and log.winner is None:
+                # Checked at submission; only a renamed player could get here.
+                log.status, log.code = MatchLog.Status.FAILED, "failed"
+                log.message = "The log's winner is not a player of this match; an organiser must settle the game."
+            elif match.ranks_games:
+                log.places, log.timed_scores = _seat_places(verdict, match)
     log.engine_version = ENGINE_VERSION
     log.verified_at = timezone.now()
 
@@ -110,11 +113,12 @@ def _log_lock(log_id: int) -> MatchLog | None:
     """Take the log's match row lock, then load the log with its game, match, players and submitter.
 
     The lock comes first, in a statement of its own, so the load shows what the
-    lock's previous holder committed (as `matches.services.game_lock`). None: no such log.
+    lock's previous holder committed (as `matches.services.game_lock`). A practice
+    log has no match: its own row is the lock. None: no such log.
     """
     locked = Match.objects.select_for_update(of=("self",)).filter(games__logs__id=log_id).values_list("id", flat=True)
-    if not locked:
-        return None
+    if not locked:  # no match: a practice log locks its own row (or there is no such log)
+        return MatchLog.objects.select_for_update().filter(pk=log_id, game__isnull=True).first()
     related = ["game", *(f"game__{path}" for path in GAME_MATCH_PLAYERS), "submitted_by"]
     return MatchLog.objects.select_related(*related).get(pk=log_id)
 
@@ -151,6 +155,8 @@ def log_verify(*, log_id: int, force: bool = False) -> MatchLog | None:
             event=log.event,
             winner_seat=log.winner_seat,
         )
+    if log.game is None:  # a practice log: no game to decide, and no list of the site shows it
+        return log
     game_apply_evidence(game=log.game, made_by=log.submitted_by, source={"log": log.pk})
     site_lists_changed()  # the latest replays show the verdict
     return log

@@ -527,14 +527,9 @@
     $("salt-line").hidden = !state.salt;
     var logMatch = state.log ? /\/logs\/(\d+)\//.exec(state.log) : null;
     var replay = $("replay");
-    var replayUrl = null;
-    // speed-table/1: `log` is the log's URL and its bytes are at `document/` (a practice table's too).
+    var replayUrl = logMatch ? replayTemplate.replace(/0\/$/, logMatch[1] + "/") : null;
+    // speed-table/1: `log` is the log's URL (a practice table's too) and its bytes are at `document/`.
     var documentUrl = state.log ? state.log.replace(/\/$/, "") + "/document/" : null;
-    if (logMatch) {
-      replayUrl = replayTemplate.replace(/0\/$/, logMatch[1] + "/");
-    } else if (state.log && root.dataset.practiceReplay) {
-      replayUrl = root.dataset.practiceReplay;  // a practice table keeps its log on the table
-    }
     replay.hidden = !replayUrl;
     $("log-wait").hidden = !!replayUrl;
     if (replayUrl) {

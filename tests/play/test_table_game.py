@@ -17,7 +17,7 @@ from matches.models import Game
 from matches.services import match_create
 from play.models import Table, TableEvent
 from play.services import table_open_for_game, table_practice_create
-from replays.models import MatchLog
+from replays.models import MatchLog, ReplaySteps
 from speedrules import PRESETS
 from tests.factories import make_player
 from tournaments.audit import audit_records
@@ -160,22 +160,30 @@ def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path,
 
     async_to_sync(scenario)()
     table.refresh_from_db()
-    assert table.status == Table.Status.OVER and table.practice_log_code == "ok"
+    log = MatchLog.objects.get(pk=table.log_id)  # stored verbatim, then verified by the task after the commit
+    assert table.status == Table.Status.OVER and (log.game_id, log.provenance) == (None, "practice")
+    assert (log.status, log.code, log.judgements, log.winner_seat) == ("verified", "ok", 1, table.result["winner"])
     bots_played = TableEvent.objects.filter(table=table, data__type="play", data__player=1).count()
     assert bots_played > 0
-    assert _verify_with_cli(bytes(table.practice_log), tmp_path)["valid"] is True
-    # Its log and replay of its own, through the API.
+    assert _verify_with_cli(bytes(log.data), tmp_path)["valid"] is True
+    # Its log and replay are a log's, through the API: the table's own addresses answer the same.
 
     client = APIClient()
     shown = client.get(f"/api/tables/{table.pk}/").json()
     # speed-table/1: `log` is the log's URL, and its bytes are at `log` + `document/`.
-    assert shown["game"] is None and shown["log"] == f"/api/tables/{table.pk}/log/"
-    assert client.get(shown["log"] + "document/").content == bytes(table.practice_log)
+    assert shown["game"] is None and shown["log"] == f"/api/logs/{log.pk}/"
+    assert client.get(shown["log"] + "document/").content == bytes(log.data)
+    assert client.get(f"/api/tables/{table.pk}/log/document/").content == bytes(log.data)
     about = client.get(shown["log"]).json()
-    assert (about["provenance"], about["status"], about["code"]) == ("practice", "verified", "ok")
-    assert about["size"] == len(bytes(table.practice_log)) and about["winner"] == table.result["winner"]
-    steps = client.get(f"/api/tables/{table.pk}/steps/compact/").json()
+    assert about == client.get(f"/api/tables/{table.pk}/log/").json()
+    assert (about["provenance"], about["status"], about["code"], about["game"]) == ("practice", "verified", "ok", None)
+    assert about["size"] == len(bytes(log.data)) and about["winner"] == table.result["winner"]
+    assert not ReplaySteps.objects.filter(log=log).exists()  # built on first view, not by the verification
+    steps = client.get(f"/api/logs/{log.pk}/steps/compact/").json()
     assert steps["format"] == "speed-steps/1" and steps["total"] == table.event_count + 1
+    kept = ReplaySteps.objects.get(log=log)
+    assert client.get(f"/api/tables/{table.pk}/steps/compact/").json() == steps
+    assert ReplaySteps.objects.get(log=log).created_at == kept.created_at  # read from the cache, not rebuilt
 
 
 async def _only_my_seat(table: Table, game: object) -> bool:

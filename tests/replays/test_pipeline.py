@@ -20,10 +20,12 @@ import pytest
 import redis
 from django.conf import settings
 from django.core.management import call_command
+from django.db import transaction
 
 from benchmarks.workers import WorkerProcess, current_database_url
 from matches.models import Game, Match
 from replays.models import LogVerdict, MatchLog
+from replays.services import log_submit_practice
 from speedsite.celery import app as celery_app
 from tests.factories import body, deadlock_log, make_match, tampered, won_log
 
@@ -107,6 +109,13 @@ def test_logs_of_several_rulesets_reach_their_verdicts_in_a_worker(worker, clien
     # Won games decided their best-of-1 matches; rejected logs left theirs open.
     finished = Match.objects.filter(status=Match.Status.FINISHED).count()
     assert finished == sum(1 for _, _, status, _, _ in cases if status == "verified") - 1  # minus the deadlock
+
+
+def test_a_practice_log_is_verified_by_a_worker_after_its_commit(worker):
+    with transaction.atomic():  # as the referee stores it, under the table's transaction
+        log = log_submit_practice(data=body(won_log("speed", ["pat", "bot-easy-1"], winner_seat=1)))
+    (judged,) = wait_until_judged([log.pk])
+    assert (judged.game_id, judged.provenance, judged.status, judged.winner_seat) == (None, "practice", "verified", 1)
 
 
 def test_a_match_played_out_through_the_api(worker, client_for, alice, ben):

@@ -10,13 +10,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection, connections, transaction
+from django.db import IntegrityError, connection, connections, transaction
 
 from matches.models import Game, Match, Player, ResultChange
 from matches.selectors import user_is_organiser
 from matches.services import game_lock
 from replays.models import LogVerdict, MatchLog, ReplaySteps
-from replays.services import log_steps_build, log_submit, log_verify
+from replays.selectors import logs_for_reverification
+from replays.services import log_steps_build, log_submit, log_submit_practice, log_verify
 from speedrules import ENGINE_VERSION
 from tests.factories import body, make_match, make_user, tampered, won_log
 
@@ -292,3 +293,36 @@ def test_a_reverified_log_that_disagrees_after_the_match_ended_is_flagged_not_re
     assert (game.status, game.winner, match.status, match.winner) == ("decided", ben, "finished", ben)
     flagged = ResultChange.objects.filter(match=match, kind="dispute").get()
     assert "organiser must correct" in flagged.reason
+
+
+@pytest.mark.django_db
+class TestPracticeLogs:
+    """A practice table's log: no game, provenance "practice", verified as every log is, deciding nothing."""
+
+    def test_a_practice_log_is_stored_pending_then_judged_and_rejudged_like_any(self, capture):
+        document = won_log("speed", ["pat", "bot-easy-1"], winner_seat=1)
+        with capture() as enqueued:
+            log = log_submit_practice(data=body(document))
+        assert len(enqueued) == 1  # sent to the workers when the table's transaction commits
+        assert (log.game_id, log.provenance, log.status) == (None, "practice", "pending")
+        assert bytes(MatchLog.objects.get(pk=log.pk).data) == body(document)
+        assert [pending.pk for pending in logs_for_reverification(pending=True)] == [log.pk]
+
+        judged = log_verify(log_id=log.pk)
+        assert judged is not None
+        assert (judged.status, judged.code, judged.winner_seat, judged.winner_id) == ("verified", "ok", 1, None)
+        assert not ResultChange.objects.exists() and not Game.objects.exists()  # nothing to decide, nobody rated
+        assert log_verify(log_id=log.pk, force=True).judgements == 2
+        assert LogVerdict.objects.filter(log=log).count() == 1
+
+    def test_a_tampered_practice_log_is_rejected(self):
+        log = log_submit_practice(data=body(tampered(won_log("speed", ["pat", "bot-easy-1"]))))
+        judged = log_verify(log_id=log.pk)
+        assert judged is not None and judged.status == "rejected" and judged.code != "ok"
+
+    def test_only_a_practice_log_goes_without_a_game(self, alice, ben):
+        game = make_match(alice, ben).games.get()
+        data = body(won_log("speed", ["alice", "ben"]))
+        for game_of, provenance in ((None, "table"), (game, "practice")):
+            with pytest.raises(IntegrityError), transaction.atomic():
+                MatchLog.objects.create(game=game_of, data=data, size=len(data), sha256="0" * 64, provenance=provenance)

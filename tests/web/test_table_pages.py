@@ -11,7 +11,8 @@ from django.test import Client
 from matches.models import Player
 from matches.services import match_create
 from play.models import Table
-from replays.services import log_submit
+from replays.models import MatchLog, ReplaySteps
+from replays.services import log_submit, log_submit_practice
 from speedrules import simulate
 from tests.factories import PASSWORD, body, make_match, make_player, won_log
 
@@ -47,7 +48,6 @@ def test_play_at_a_table_is_offered_to_the_players_and_opens_one_table(alice: Pl
     assert f'data-socket="/ws/tables/{table.pk}/"' in shell
     assert f'href="/matches/{match.pk}/"' in shell
     assert "js/table.js" in shell
-    assert "data-practice-replay" not in shell  # a match table's replay is its log's
 
 
 def test_others_are_not_offered_the_table_and_are_refused_one(alice: Player, ben: Player, carol: Player) -> None:
@@ -80,28 +80,37 @@ def test_practice_makes_a_table_against_bots_of_the_level_chosen(alice: Player) 
     assert table.game_id is None
     assert table.players[0] == "alice" and table.bots == [None, "hard", "hard"]
     shell = client.get(f"/tables/{table.pk}/").content.decode()
-    assert f'data-practice-replay="/tables/{table.pk}/replay/"' in shell
+    assert 'data-replay-url="/replays/0/"' in shell  # a practice game's replay is its log's, as any table's
     assert "Practice against bots" in shell
 
     bad = client.post("/play/", {"ruleset": "spit", "level": "hard"})
     assert bad.status_code == 200 and Table.objects.count() == 1
 
 
-def test_a_practice_replay_and_log_once_the_game_is_over(alice: Player) -> None:
+def _practice_over(table: Table, document: dict[str, Any], capture: Any, **fields: Any) -> MatchLog:
+    """What the referee leaves at the end of a practice game: a practice log, verified after the commit."""
+    with capture(execute=True):
+        log = log_submit_practice(data=orjson.dumps(document))
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.OVER, log=log, result=document["result"], **fields)
+    return MatchLog.objects.get(pk=log.pk)
+
+
+def test_a_practice_replay_and_log_once_the_game_is_over(alice: Player, capture: Any) -> None:
     client = signed_in(alice)
     client.post("/play/", {"ruleset": "speed", "level": "easy"})
     table = Table.objects.get()
     assert client.get(f"/tables/{table.pk}/replay/").status_code == 404  # not over yet
-    # What the referee leaves at the end of a practice game: the log's bytes, judged, on the table.
     document: dict[str, Any] = simulate("speed", seed=4, players=list(table.players))
-    data = orjson.dumps(document)
-    Table.objects.filter(pk=table.pk).update(
-        status=Table.Status.OVER, practice_log=data, practice_log_code="ok", result=document["result"]
-    )
-    replay = client.get(f"/tables/{table.pk}/replay/").content.decode()
-    assert "data-replay" in replay and f'data-url="/api/tables/{table.pk}/steps/compact/"' in replay
-    assert f'href="/api/tables/{table.pk}/log/document/"' in replay
-    assert "bot-easy-1" in replay
+    log = _practice_over(table, document, capture)
+    assert (log.game_id, log.provenance, log.status, log.code) == (None, "practice", "verified", "ok")
+    moved = client.get(f"/tables/{table.pk}/replay/")
+    assert moved.status_code == 302 and moved["Location"] == f"/replays/{log.pk}/"
+    replay = client.get(f"/replays/{log.pk}/").content.decode()  # the page every log's replay is
+    assert "data-replay" in replay and f'data-url="/api/logs/{log.pk}/steps/compact/"' in replay
+    assert f'href="/api/logs/{log.pk}/document/"' in replay and f'href="/tables/{table.pk}/"' in replay
+    assert "bot-easy-1" in replay and "practice, counts for nothing" in replay
+    assert ReplaySteps.objects.filter(log=log).exists()  # kept: the next view reads them, not the engine
+    assert client.get(f"/logs/{log.pk}/")["Location"] == f"/replays/{log.pk}/"  # no game's verdict to follow
 
 
 def test_a_match_tables_replay_address_leads_to_its_logs_replay(alice: Player, ben: Player, organiser: Any) -> None:
@@ -117,7 +126,7 @@ def test_a_match_tables_replay_address_leads_to_its_logs_replay(alice: Player, b
     assert response.status_code == 302 and response["Location"] == f"/replays/{log.pk}/"
 
 
-def test_a_practice_game_resigned_is_not_shown_as_a_speed_call(alice: Player) -> None:
+def test_a_practice_game_resigned_is_not_shown_as_a_speed_call(alice: Player, capture: Any) -> None:
     client = signed_in(alice)
     client.post("/play/", {"ruleset": "speed", "level": "easy"})
     table = Table.objects.get()
@@ -126,27 +135,7 @@ def test_a_practice_game_resigned_is_not_shown_as_a_speed_call(alice: Player) ->
     t = int(events[-1]["t"])
     ended = {"by": "resign", "seat": 0, "t": t, "places": [2, 1]}
     document.update(events=events, result={"winner": 1, "by": "resign"}, table={"id": table.pk, "ended": ended})
-    Table.objects.filter(pk=table.pk).update(
-        status=Table.Status.OVER,
-        practice_log=orjson.dumps(document),
-        practice_log_code="ok",
-        result=document["result"],
-        ended={**ended, "at": 0},
-    )
-    replay = client.get(f"/tables/{table.pk}/replay/").content.decode()
+    log = _practice_over(table, document, capture, ended={**ended, "at": 0})
+    replay = client.get(f"/replays/{log.pk}/").content.decode()
     assert "alice resigned at 0:" in replay and "bot-easy-1 won by forfeit" in replay
     assert "called Speed" not in replay and "deadlock" not in replay
-
-
-def test_the_match_page_says_a_game_is_being_played_only_while_its_table_is_live(alice: Player, ben: Player) -> None:
-    match = make_match(alice, ben, best_of=3)
-    game = match.games.get(number=1)
-    page = Client().get(f"/matches/{match.pk}/").content.decode()
-    assert "No result yet" in page and "Being played" not in page
-    signed_in(alice).post(f"/games/{game.pk}/table/")
-    table = Table.objects.get(game=game)
-    page = Client().get(f"/matches/{match.pk}/").content.decode()
-    assert f'href="/tables/{table.pk}/" data-role="being-played"' in page
-    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
-    page = Client().get(f"/matches/{match.pk}/").content.decode()
-    assert "Being played" not in page and "No result yet" in page

@@ -77,7 +77,8 @@ def live_version_match(*, match_id: int) -> str:
 def live_version_site() -> str:
     """Changes with any result, log verdict, call or tournament anywhere (for the home page and "My matches")."""
     changes = ResultChange.objects.aggregate(last=Max("id"))
-    logs = MatchLog.objects.aggregate(last=Max("id"), judged=Max("verified_at"))
+    # A practice log is on no page these serve: it changes nothing here.
+    logs = MatchLog.objects.filter(game__isnull=False).aggregate(last=Max("id"), judged=Max("verified_at"))
     tournaments = Tournament.objects.aggregate(last=Max("id"), started=Max("started_at"), finished=Max("finished_at"))
     called = TournamentMatch.objects.aggregate(last=Max("underway_at"))
     return _digest(changes, logs, tournaments, called)

@@ -26,10 +26,10 @@ _GAME_MATCH_PLAYERS = tuple(f"game__match__{seat}" for seat in MATCH_PLAYERS)
 
 
 def logs_latest_verified(*, limit: int = 8) -> list[MatchLog]:
-    """The most recently verified logs with their game, match and players (one query)."""
+    """The most recently verified logs of matches with their game, match and players (one query)."""
     return list(
         MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
-        .filter(status=MatchLog.Status.VERIFIED)
+        .filter(status=MatchLog.Status.VERIFIED, game__isnull=False)  # a practice game is nobody's news
         .select_related("winner", *_GAME_MATCH_PLAYERS)
         .order_by("-verified_at", "-id")[:limit]
     )
@@ -41,13 +41,10 @@ def logs_by_game(*, games: Iterable[Game]) -> dict[int, list[MatchLog]]:
     found: dict[int, list[MatchLog]] = defaultdict(list)
     if not ids:
         return found
-    for log in (
-        MatchLog.objects.defer(*_LOG_SUMMARY_DEFER)
-        .filter(game_id__in=ids)
-        .select_related("winner")
-        .order_by("-submitted_at", "-id")
-    ):
-        found[log.game_id].append(log)
+    logs = MatchLog.objects.defer(*_LOG_SUMMARY_DEFER).filter(game_id__in=ids).select_related("winner")
+    for log in logs.order_by("-submitted_at", "-id"):
+        if log.game_id is not None:  # always, as filtered: only a practice log has no game
+            found[log.game_id].append(log)
     return found
 
 
@@ -58,7 +55,7 @@ def log_get_for_page(*, log_id: int, with_data: bool = False) -> MatchLog | None
 
 
 def log_seat_names(*, log: MatchLog) -> list[str]:
-    """The log's own `players` list (its seat order), else the match's handles in seat order.
+    """The log's own `players` list (its seat order), else the match's handles in seat order (none: practice).
 
     The replay's event descriptions name seats by these strings, so the viewer
     must label seats the same way; the match's player order may differ.
@@ -69,7 +66,7 @@ def log_seat_names(*, log: MatchLog) -> list[str]:
         names = None
     if isinstance(names, list) and names and all(isinstance(name, str) for name in names):
         return names
-    return [player.handle for player in log.game.match.players]
+    return [] if log.game is None else [player.handle for player in log.game.match.players]
 
 
 def ruleset_pack_size(*, ruleset: object) -> int | None:

@@ -15,11 +15,13 @@ from replays.services import log_steps_build, log_submit, replay_compact
 from web.forms.logs import LogSubmitForm
 from web.presenters.problems import log_problem
 from web.presenters.replay import build_replay, timed_by_log_seat
-from web.presenters.results import game_result_words
+from web.presenters.results import game_result_words, practice_result_words
 from web.selectors import logs as log_reads
+from web.selectors.tables import practice_table_of_log
 
 
 def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
+    """A log's replay: a match game's, or a practice game's (the same page, headed by its practice table)."""
     log = log_reads.log_get_for_page(log_id=log_id, with_data=True)
     if log is None:
         raise Http404("No such log")
@@ -29,28 +31,33 @@ def replay_detail(request: HttpRequest, log_id: int) -> HttpResponse:
         steps = replay_compact(log_steps_build(log_id=log.pk))
     except ApplicationError as exc:
         error = exc.message
-    match = log.game.match
     names = log_reads.log_seat_names(log=log)
-    replay = build_replay(
+    context: dict[str, object] = {"log": log, "error": error}
+    winner_seat, time_limit_ms, timed_played = log.winner_seat, None, None
+    if log.game is None:
+        table = practice_table_of_log(log_id=log.pk)
+        ruleset = None if table is None else table.ruleset
+        # A game its table ended early (a resign) has a winner but no Speed call: the banner says how it ended.
+        result = None if table is None else practice_result_words(result=table.result, players=names, ended=table.ended)
+        winner_seat = None if result is not None else winner_seat
+        context |= {"table": table, "result": result}
+    else:
+        match = log.game.match
+        ruleset, time_limit_ms = match.ruleset, match.time_limit_ms
+        timed_played = timed_by_log_seat(names, [player.handle for player in match.players], log.timed_scores)
+        context |= {"game": log.game, "match": match, "result": game_result_words(log.game, log=log)}
+    context["replay"] = build_replay(
         steps=steps,
         players=names,
-        pack=log_reads.ruleset_pack_size(ruleset=match.ruleset),
+        pack=log_reads.ruleset_pack_size(ruleset=ruleset),
         status=log.status,
         code=log.code,
         event=log.event,
         message=log.message,
-        winner_seat=log.winner_seat,
-        time_limit_ms=match.time_limit_ms,
-        timed_played=timed_by_log_seat(names, [player.handle for player in match.players], log.timed_scores),
+        winner_seat=winner_seat,
+        time_limit_ms=time_limit_ms,
+        timed_played=timed_played,
     )
-    context = {
-        "log": log,
-        "game": log.game,
-        "match": match,
-        "replay": replay,
-        "result": game_result_words(log.game, log=log),
-        "error": error,
-    }
     return render(request, "web/replay.html", context)
 
 
@@ -78,5 +85,7 @@ def log_status(request: HttpRequest, log_id: int) -> HttpResponse:
     log = log_reads.log_get_for_page(log_id=log_id)
     if log is None:
         raise Http404("No such log")
+    if log.game is None:  # a practice log decides nothing: its replay page says its verdict
+        return redirect("web:replay", log_id=log.pk)
     context = {"log": log, "game": log.game, "match": log.game.match, "result": game_result_words(log.game, log=log)}
     return render(request, "web/log_status.html", context)

@@ -16,13 +16,8 @@ from django.views.decorators.http import require_http_methods
 from core.errors import ApplicationError
 from core.throttles import PracticeTablesThrottle
 from matches.selectors import game_get
-from play.models import Table
 from play.services import table_open_for_game, table_practice_create
-from replays.services import document_compact_steps
-from speedrules import ruleset_from_json
 from web.forms.tables import PracticeForm
-from web.presenters.replay import build_replay
-from web.presenters.results import practice_result_words
 from web.selectors.tables import table_for_page
 from web.views.rate_limits import in_words, over_limit, retry_after
 
@@ -37,50 +32,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "socket": f"/ws/tables/{table.pk}/",
         "heading": f"Match {game.match_id}, game {game.number}" if game else "Practice against bots",
         "match_url": reverse("web:match_detail", kwargs={"match_id": game.match_id}) if game else "",
-        # A practice table keeps its log on the table itself (no MatchLog): its replay page is here.
-        "practice": game is None,
     }
     return render(request, "web/table.html", context)
 
 
-def _practice_over(table_id: int) -> Table:
-    table = table_for_page(table_id=table_id)
-    if table is None or table.game_id is not None or table.practice_log is None:
-        raise Http404("No practice log at this table (yet)")
-    return table
-
-
-def practice_replay(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A practice game's replay, drawn by the same viewer as a match's logs; a match table's is its log's."""
+def table_replay(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A table's replay address: its stored log's replay (a practice game's, or a match game's)."""
     played = table_for_page(table_id=table_id)
-    if played is not None and played.game_id is not None and played.log_id is not None:
-        return redirect("web:replay", log_id=played.log_id)
-    table = _practice_over(table_id)
-    error = ""
-    steps = None
-    try:
-        steps = document_compact_steps(bytes(table.practice_log), name=f"practice table {table.pk}")
-    except ApplicationError as exc:
-        error = exc.message
-    result = table.result or {}
-    # A game ended early (a resign) has a winner but no Speed call: the banner says how it ended instead.
-    ended_early = practice_result_words(result=table.result, players=list(table.players), ended=table.ended)
-    replay = build_replay(
-        steps=steps if steps is not None else [],
-        players=list(table.players),
-        pack=ruleset_from_json(table.ruleset).pack_size,
-        status="verified" if table.practice_log_code == "ok" else "rejected",
-        code="" if table.practice_log_code == "ok" else table.practice_log_code,
-        winner_seat=None if ended_early is not None else result.get("winner"),
-    )
-    context = {
-        "table": table,
-        "replay": replay,
-        "result": ended_early,
-        "error": error,
-        "steps_url": reverse("api:table-steps-compact", kwargs={"table_id": table.pk}),
-    }
-    return render(request, "web/practice_replay.html", context)
+    if played is None or played.log_id is None:
+        raise Http404("No log at this table (yet)")
+    return redirect("web:replay", log_id=played.log_id)
 
 
 @login_required
