@@ -165,6 +165,12 @@ class TournamentSettingsInput(StrictInput):
     table_settings = TableSettingsField(
         required=False, default=dict, help_text="Its own times at the tables; left out: the site's."
     )
+    auto_approve = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Approve each registration as it arrives (past the cap it goes on the waiting list), "
+        "as an organiser's approval would, emails included; false: an organiser approves each.",
+    )
 
 
 class TournamentCreateInput(TournamentSettingsInput):
@@ -300,6 +306,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "time_limit_ms",
             "options",
             "table_settings",
+            "auto_approve",
             "seed_by",
             "seeding_record",
             "max_entrants",
