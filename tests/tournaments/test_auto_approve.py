@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from core.errors import Conflict
 from matches.models import Player
 from matches.services import user_email_set
 from tests.factories import PASSWORD, make_players, make_tournament
@@ -64,7 +65,7 @@ def test_a_pending_registration_is_approved_when_its_player_registers_again_with
     Tournament.objects.filter(pk=cup.pk).update(auto_approve=True)
     again = registration_create(tournament_id=cup.pk, user=player.user)
     assert again.status == "approved" and Entrant.objects.filter(tournament=cup, player=player).exists()
-    with pytest.raises(Exception, match="already approved"):
+    with pytest.raises(Conflict, match="already approved"):
         registration_decide(registration_id=again.pk, user=organiser, approve=True)
 
 
