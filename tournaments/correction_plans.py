@@ -10,8 +10,8 @@ when its finalists change (as a playoff after groups). Nothing here writes:
 
 Two players' results are corrected by naming the winner (every decided game
 turned round) or each game as it went (its real winner, void, or a game added
-after the last: the series runs again); a table's by the corrected places of
-some of its games (the series is run again). Either way the planning sees the corrected pairing as
+after the last: the series runs again); a table's by its games as they went
+(their places, void, or added, checked alike: `matches.services.corrected_games`). Either way the planning sees the corrected pairing as
 it will be (`CorrectionContext.corrected`: winner, places and points).
 
 Called by `tournaments.services.pairing_corrections.pairing_correct` with the tournament locked.

@@ -75,10 +75,12 @@ class Tournament(models.Model):
     # seconds: {"claim_seconds", "abandon_seconds", "no_show_seconds" (null: a no-show counts for
     # nothing)}; the rest are the site's (`tournaments.table_settings`).
     table_settings = models.JSONField(default=dict, blank=True)
-    # Before the start: players may register themselves (an organiser approves each),
+    # Before the start: players may register themselves (an organiser approves each, or `auto_approve` does),
     # and, once check-in opens, entrants who have not checked in are dropped at the start.
     registration_open = models.BooleanField(default=False)
     checkin_open = models.BooleanField(default=False)
+    # Each registration is approved as it arrives (the organiser's approval, by the service), up to the cap.
+    auto_approve = models.BooleanField(default=False)
     # Entry rules (`tournaments.services.entry`): at most `max_entrants` entrants (None: no cap),
     # approved registrations beyond it wait in order; self-registration ends at `registration_closes_at`.
     max_entrants = models.PositiveIntegerField(null=True, blank=True)

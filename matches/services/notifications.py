@@ -6,7 +6,8 @@ explicitly, inside their transaction, with the text and the users it is for;
 `notify` writes one outbox row per user (one INSERT, in that transaction) and a
 Celery task sends them when it commits; rows a broker outage kept from their
 task are sent by the beat's sweep. Who has an address and wants this kind is
-read at send time. A change rolled back sends nothing, a mail server that fails
+read at send time, and so is their time zone: a time in the text is an
+`email_times.email_time` mark, which the outbox writes in the recipient's zone. A change rolled back sends nothing, a mail server that fails
 never undoes a committed result, and the change itself (a verified log's claim
 under the match lock) reads nothing more: it writes the one INSERT.
 """
@@ -22,6 +23,7 @@ from django.urls import reverse
 
 from core.errors import NotAllowed
 
+from ..email_times import email_time
 from ..listeners import match_organisers
 from ..models import Game, Match, NotificationPreference
 from ..selectors import ORGANISERS_GROUP, AnyUser
@@ -115,7 +117,7 @@ def notify_game_change(*, game: Game, before: dict[str, object], after: dict[str
         side = match.team_of(game.claimed_by_id) if match.is_team else (game.claimed_by_id,)
         claimer = next((player for player in players if player.pk == game.claimed_by_id), None)
         claim = _claim_words(after)
-        deadline = f" If nobody disputes it, it stands at {game.confirm_by:%H:%M} UTC." if game.confirm_by else ""
+        deadline = f" If nobody disputes it, it stands at {email_time(game.confirm_by)}." if game.confirm_by else ""
         notify(
             kind=Kind.CLAIM_WAITING,
             user_ids=[player.user_id for player in players if player.pk not in side],

@@ -13,7 +13,8 @@ first commits. A row is marked sent only after the backend accepted its
 message; a backend that fails leaves it pending with the error and one more
 attempt, and after `SPEED_OUTBOX_MAX_ATTEMPTS` it is given up. Delivery is at
 least once: a worker killed between the backend's yes and the commit sends
-that row again. Who has an address and wants the kind is read at send time;
+that row again. Who has an address and wants the kind is read at send time,
+and so is the zone each time in it is written in (`email_times`);
 a password reset's user, token and link are made at send time too, so the
 request that asked never looks the address up (a known and an unknown one
 are answered alike) and no usable link is ever stored.
@@ -43,7 +44,8 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from ..models import NotificationPreference, OutboxEmail
+from ..email_times import email_times_render
+from ..models import NotificationPreference, OutboxEmail, TimeZonePreference
 
 logger = logging.getLogger(__name__)
 
@@ -165,6 +167,13 @@ def _notification_skip(row: OutboxEmail, preferences: dict[int, NotificationPref
     return ""
 
 
+def _notification_message(row: OutboxEmail, sender: str, zones: dict[int, str]) -> EmailMessage:
+    """A notification as its recipient reads it: every time in it in their zone (UTC when they chose none)."""
+    assert row.user is not None
+    subject, body = (email_times_render(text, zones.get(row.user.pk)) for text in (row.subject, row.body))
+    return EmailMessage(subject, body, sender, [row.user.email])
+
+
 def outbox_send(
     *, ids: Sequence[int] | None = None, created_before: datetime | None = None, limit: int = BATCH
 ) -> OutboxResult:
@@ -190,6 +199,7 @@ def outbox_send(
             return result
         users = [row.user_id for row in rows if row.user_id is not None]
         preferences = {p.user_id: p for p in NotificationPreference.objects.filter(user_id__in=users)}
+        zones = dict(TimeZonePreference.objects.filter(user_id__in=users).values_list("user_id", "name"))
         sender = settings.DEFAULT_FROM_EMAIL
         connection = get_connection(fail_silently=False)
         now = timezone.now()
@@ -202,9 +212,7 @@ def outbox_send(
                     row.skipped = "" if messages else UNKNOWN_ADDRESS
                 else:
                     row.skipped = _notification_skip(row, preferences)
-                    messages = (
-                        [] if row.skipped else [EmailMessage(row.subject, row.body, sender, [row.user.email])]  # type: ignore[union-attr]
-                    )
+                    messages = [] if row.skipped else [_notification_message(row, sender, zones)]
                 if row.skipped:
                     result.skipped += 1
                     continue

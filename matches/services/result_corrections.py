@@ -13,7 +13,6 @@ its own records (pairings, ratings) up to date in the same transaction.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,7 +22,8 @@ from core.errors import Conflict, Invalid, NotFound
 from ..models import Game, Match, ResultChange
 from ..placings import DEFAULT_POINTS_PER_PLACE, places_from_winner, sole_winner
 from ..selectors import AnyUser, signed_in
-from ..series import TableGameRow, series_step, table_scores, table_series_step
+from ..series import TableGameRow, TableScore, series_step, table_scores, table_series_step
+from .corrected_games import GamesCorrection, games_corrected, series_end
 from .result_writer import game_record_change, game_state, game_unplayed, match_outcome_write, match_state
 from .results import places_from_handles
 
@@ -89,35 +89,8 @@ def match_correct(
     return match
 
 
-#: A two-player game as a correction reads it: its status and its winner's id (None: void, or a timed game
-#: whose first place was shared). `NOT_PLAYED` stands for a game the match never had.
-PairGame = tuple[str, int | None]
-NOT_PLAYED = "not_played"
-_SETTLED = (Game.Status.DECIDED, Game.Status.VOID)
-
-
-@dataclass(frozen=True)
-class PairCorrection:
-    """What correcting some games of a finished two-player match does, worked out before anything is written.
-
-    `before` is every settled game (decided or void) as recorded, `after`
-    every game as the correction leaves it (the games it adds too), each as a
-    `PairGame`; `winner_id` is who then wins the series.
-    """
-
-    match: Match
-    before: dict[int, PairGame]
-    after: dict[int, PairGame]
-    winner_id: int
-
-    @property
-    def changed(self) -> dict[int, tuple[PairGame, PairGame]]:
-        """Each game the correction changes (or adds), before and after, by number."""
-        return {
-            number: (self.before.get(number, (NOT_PLAYED, None)), game)
-            for number, game in sorted(self.after.items())
-            if self.before.get(number) != game
-        }
+class PairCorrection(GamesCorrection[int]):
+    """Some games of a finished two-player match corrected: each game's result is its winner's id."""
 
     @property
     def winners(self) -> dict[int, int | None]:
@@ -131,15 +104,21 @@ class PairCorrection:
 
     def score(self, *, corrected: bool) -> dict[str, int]:
         """Each handle's games won, before or after the correction."""
-        games = (self.after if corrected else self.before).values()
-        return {
-            player.handle: sum(1 for status, pk in games if status == Game.Status.DECIDED and pk == player.pk)
-            for player in self.match.players
-        }
+        return _wins(self.match, self.after if corrected else self.before)
 
 
-def _score_words(match: Match, wins: Mapping[int, int]) -> str:
-    return "\N{EN DASH}".join(str(wins[seat]) for seat in match.player_ids)
+def _wins(match: Match, games: Mapping[int, tuple[str, int | None]]) -> dict[str, int]:
+    return {
+        player.handle: sum(1 for status, pk in games.values() if status == Game.Status.DECIDED and pk == player.pk)
+        for player in match.players
+    }
+
+
+def _finished(match: Match) -> None:
+    if match.status != Match.Status.FINISHED:
+        raise Conflict(
+            f"Match {match.pk} is {match.get_status_display().lower()}; only a finished result is corrected."
+        )
 
 
 def _series_words(match: Match) -> str:
@@ -155,53 +134,22 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str | None]) -> 
     where the match ended: its winner reaches the wins needed in the last game
     that counts, and only void games follow (a game that counted after the
     series was over could not have been played); so no more games count than
-    the series can have. Raises `Invalid` saying what is wrong. Reads only.
+    the series can have (`corrected_games`). Raises `Invalid` saying what is wrong. Reads only.
     """
     if len(match.player_ids) != 2:
         raise Invalid(f"Match {match.pk} is not a match of two players; correct its games' places instead.")
-    if match.status != Match.Status.FINISHED:
-        raise Conflict(
-            f"Match {match.pk} is {match.get_status_display().lower()}; only a finished result is corrected."
-        )
-    if not winners:
-        raise Invalid("Give the corrected winner of at least one game.", extra={"field": "games"})
+    _finished(match)
     by_handle = {player.handle.lower(): player.pk for player in match.players}
-    rows = list(Game.objects.filter(match=match).order_by("number").values_list("number", "status", "winner_id"))
-    before: dict[int, PairGame] = {number: (status, winner) for number, status, winner in rows if status in _SETTLED}
-    last = max((number for number, _, _ in rows), default=0)
-    after = dict(before)
-    for number, handle in winners.items():
-        status = next((status for played, status, _ in rows if played == number), None)
-        if status is None and number <= last:  # games are numbered from 1 without gaps
-            raise Invalid(f"Match {match.pk} has no game {number}.", extra={"field": "games"})
-        if status is not None and status not in _SETTLED:
-            raise Invalid(
-                f"Game {number} of match {match.pk} is {Game.Status(status).label.lower()}: settle it before "
-                "correcting the match.",
-                extra={"field": "games"},
-            )
-        if handle is None:
-            if number not in before:
-                raise Invalid(
-                    f"Game {number} of match {match.pk} was never played (its games end at game {last}): "
-                    "there is nothing to void.",
-                    extra={"field": "games"},
-                )
-            after[number] = (Game.Status.VOID, None)
-            continue
-        winner_id = by_handle.get(str(handle).lower())
-        if winner_id is None:
+
+    def winner_id(handle: str) -> int:
+        found = by_handle.get(str(handle).lower())
+        if found is None:
             seated = " v ".join(player.handle for player in match.players)
             raise Invalid(f"{handle!r} did not play in match {match.pk} ({seated}).", extra={"field": "games"})
-        after[number] = (Game.Status.DECIDED, winner_id)
-    added = sorted(number for number in after if number > last)
-    if added != list(range(last + 1, last + 1 + len(added))):
-        missing = next(number for number in range(last + 1, added[-1]) if number not in after)
-        raise Invalid(
-            f"Game {added[-1]} cannot be added without game {missing}: the match's games end at game {last}, "
-            "and a game a correction adds follows them.",
-            extra={"field": "games"},
-        )
+        return found
+
+    rows = list(Game.objects.filter(match=match).order_by("number").values_list("number", "status", "winner_id"))
+    before, after = games_corrected(match, rows, winners, winner_id)
     most = 2 * match.wins_needed - 1
     won = sum(1 for status, winner in after.values() if status == Game.Status.DECIDED and winner is not None)
     if won > most:
@@ -210,37 +158,20 @@ def pair_correction_plan(*, match: Match, winners: Mapping[int, str | None]) -> 
             "Void the games that did not count.",
             extra={"field": "games"},
         )
-    return PairCorrection(match, before, after, _series_end(match, after))
 
+    def series_winner(games: dict[int, tuple[str, int | None]]) -> int | None:
+        wins = _wins(match, games)
+        return next((player.pk for player in match.players if wins[player.handle] >= match.wins_needed), None)
 
-def _series_end(match: Match, games: Mapping[int, PairGame]) -> int:
-    """Who wins the series these games make, checking that it ends on the last game that counts."""
-    wins = dict.fromkeys(match.player_ids, 0)
-    ended: int | None = None
-    for number in sorted(games):
-        status, winner = games[number]
-        if ended is not None:
-            if status == Game.Status.VOID:
-                continue  # did not count: the series stays over
-            raise Invalid(
-                f"With these games the series is over after game {ended} ({_score_words(match, wins)}), but game "
-                f"{number} counts after it. Correct the games so the last one that counts decides the match, "
-                "or void those after it.",
-                extra={"field": "games"},
-            )
-        if status != Game.Status.DECIDED or winner is None:
-            continue
-        wins[winner] += 1
-        if wins[winner] >= match.wins_needed:
-            ended = number
-    if ended is None:
-        needed = f"{match.wins_needed} game{'s' if match.wins_needed != 1 else ''}"
-        raise Invalid(
-            f"With these games no one reaches the {needed} needed ({_score_words(match, wins)}): the match would "
-            "not be over. Correct the games, or add the game that decided it, so one player wins the series.",
-            extra={"field": "games"},
-        )
-    return max(wins, key=wins.__getitem__)
+    needed = f"{match.wins_needed} game{'s' if match.wins_needed != 1 else ''}"
+    winner = series_end(
+        after,
+        winner_of=series_winner,
+        score_words=lambda games: "\N{EN DASH}".join(map(str, _wins(match, games).values())),
+        not_over=f"With these games no one reaches the {needed} needed ({{score}}): the match would not be over. "
+        "Correct the games, or add the game that decided it, so one player wins the series.",
+    )
+    return PairCorrection(match, before, after, winner)
 
 
 @transaction.atomic
@@ -265,9 +196,6 @@ def match_correct_games(
     plan = pair_correction_plan(match=match, winners=winners)
     seats = match.player_ids
     changed = plan.changed
-    games = list(Game.objects.filter(match=match, number__in=list(changed)).order_by("number"))
-    played = {game.number for game in games}
-    games += [game_unplayed(match=match, number=number) for number in changed if number not in played]
 
     def correct(game: Game) -> None:
         status, winner_id = changed[game.number][1]
@@ -278,8 +206,17 @@ def match_correct_games(
             assert winner_id is not None
             game.places = list(places_from_winner(seats.index(winner_id), 2) or ())
 
+    games = _changed_games(match, changed)
     _games_correct(match, games, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason)
     return plan
+
+
+def _changed_games(match: Match, changed: Mapping[int, object]) -> list[Game]:
+    """The match's games a correction changes, in order: those it has (locked with the match), and new unsaved
+    ones for the games it adds."""
+    games = list(Game.objects.filter(match=match, number__in=list(changed)).order_by("number"))
+    played = {game.number for game in games}
+    return games + [game_unplayed(match=match, number=number) for number in changed if number not in played]
 
 
 #: What a correction sets on each game it changes.
@@ -322,122 +259,125 @@ def _games_correct(
         match_outcome_write(match=match, fields=["winner"])
 
 
-@dataclass(frozen=True)
-class TableCorrection:
-    """What correcting some games' places of a finished table does, worked out before anything is written.
+class TableCorrection(GamesCorrection[tuple[int, ...]]):
+    """Some games of a finished table corrected: each game's result is every seat's place, in seat order."""
 
-    `changed` maps each game number whose places change to its places before
-    and after (per seat); `games` are all the match's games as the series rule
-    reads them, with the corrected places; `winner_id` is who then wins the series.
-    """
+    @property
+    def games(self) -> list[TableGameRow]:
+        """Every game as the correction leaves it, as the series rule reads it."""
+        return [(number, status, places) for number, (status, places) in sorted(self.after.items())]
 
-    match: Match
-    changed: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
-    games: list[TableGameRow]
-    winner_id: int
-
-    def handles_places(self, places: tuple[int, ...]) -> dict[str, int]:
+    def handles_places(self, places: tuple[int, ...] | None) -> dict[str, int] | None:
+        if places is None:
+            return None
         return {player.handle: place for player, place in zip(self.match.players, places, strict=True)}
 
     def standing(self, *, corrected: bool) -> dict[str, dict[str, int]]:
         """Each handle's series points and first places, before or after the correction."""
-        rows = self.games
-        if not corrected:
-            rows = [
-                (number, status, self.changed[number][0] if number in self.changed else places)
-                for number, status, places in rows
-            ]
-        points = self.match.points_per_place or DEFAULT_POINTS_PER_PLACE[len(self.match.player_ids)]
-        scores = table_scores(rows, seats=len(self.match.player_ids), points_per_place=points)
+        scores = _table_scores(self.match, self.after if corrected else self.before)
         return {
             player.handle: {"points": score.points, "firsts": score.firsts}
             for player, score in zip(self.match.players, scores, strict=True)
         }
 
 
-def table_correction_plan(*, match: Match, games: Mapping[int, Mapping[str, int]]) -> TableCorrection:
-    """Check corrected places for some decided games of a finished table (by game number, places by handle).
+def _points_per_place(match: Match) -> tuple[int, ...]:
+    return tuple(match.points_per_place or DEFAULT_POINTS_PER_PLACE[len(match.player_ids)])
 
-    Raises `Invalid` when the match is no finished table, a game is not one of
-    its decided games, the places are not every player's finishing order, or
-    the corrected series has no winner (equal at the top on every tie-break:
-    correct another game so that one player wins it). Reads only.
+
+def _table_scores(match: Match, games: Mapping[int, tuple[str, tuple[int, ...] | None]]) -> list[TableScore]:
+    rows = [(number, status, places) for number, (status, places) in sorted(games.items())]
+    return table_scores(rows, seats=len(match.player_ids), points_per_place=_points_per_place(match))
+
+
+def table_correction_plan(*, match: Match, games: Mapping[int, Mapping[str, int] | None]) -> TableCorrection:
+    """Check the corrected games of a finished table: game number to every player's place by handle, or None for
+    a game that did not count (it becomes void).
+
+    A game the match never had is added by giving its places, numbered on from
+    its last game. As for two players (`pair_correction_plan`), the series is
+    run again over the corrected games and must end on the last game that
+    counts (`corrected_games`). Raises `Invalid` when the match is no finished
+    table, a game cannot be corrected, the places are not every player's
+    finishing order, or the corrected series has no winner (equal at the top on
+    every tie-break, or not over). Reads only.
     """
     if not match.is_table:
         raise Invalid(f"Match {match.pk} is not a table of three or four; correct its winner instead.")
-    if match.status != Match.Status.FINISHED:
-        raise Conflict(
-            f"Match {match.pk} is {match.get_status_display().lower()}; only a finished result is corrected."
-        )
-    if not games:
-        raise Invalid("Give the corrected places of at least one game.", extra={"field": "games"})
-    rows = {
-        number: (status, places)
+    _finished(match)
+    rows = [
+        (number, status, None if places is None else tuple(places))
         for number, status, places in Game.objects.filter(match=match)
         .order_by("number")
         .values_list("number", "status", "places")
-    }
-    changed: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for number, by_handle in games.items():
-        status, places = rows.get(number, (None, None))
-        if status != Game.Status.DECIDED or places is None:
-            shown = "not played" if status is None else Game.Status(status).label.lower()
-            raise Invalid(
-                f"Game {number} of match {match.pk} is {shown}; only decided games' places are corrected.",
-                extra={"field": "games"},
-            )
-        after = places_from_handles(match, dict(by_handle))
-        assert after is not None
-        if after != tuple(places):
-            changed[number] = (tuple(places), after)
-    series: list[TableGameRow] = [
-        (number, status, changed[number][1] if number in changed else places)
-        for number, (status, places) in rows.items()
     ]
-    step = table_series_step(
-        games=series,
-        player_ids=match.player_ids,
-        points_per_place=match.points_per_place or DEFAULT_POINTS_PER_PLACE[len(match.player_ids)],
-        series=match.series,
-        length=match.series_length,
+
+    def places_of(by_handle: Mapping[str, int]) -> tuple[int, ...]:
+        places = places_from_handles(match, dict(by_handle))
+        assert places is not None
+        return places
+
+    before, after = games_corrected(match, rows, games, places_of)
+
+    def series_winner(so_far: dict[int, tuple[str, tuple[int, ...] | None]]) -> int | None:
+        return table_series_step(
+            games=[(number, status, places) for number, (status, places) in sorted(so_far.items())],
+            player_ids=match.player_ids,
+            points_per_place=_points_per_place(match),
+            series=match.series,
+            length=match.series_length,
+        ).winner_id
+
+    winner = series_end(
+        after,
+        winner_of=series_winner,
+        score_words=lambda so_far: (
+            "\N{EN DASH}".join(str(score.points) for score in _table_scores(match, so_far)) + " points"
+        ),
+        not_over="With these games no one wins the series ({score}): it is not over, or the top players are level "
+        "on points, first places and their latest games. Correct the games, or add the game that decided it, so "
+        "that one player wins it.",
     )
-    if step.winner_id is None:
-        raise Invalid(
-            "With these places no one wins the series: the top players are level on points, first places and "
-            "their latest games. Correct the places so that one player wins it.",
-            extra={"field": "games"},
-        )
-    return TableCorrection(match, changed, series, step.winner_id)
+    return TableCorrection(match, before, after, winner)
 
 
 @transaction.atomic
 def match_correct_places(
     *,
     match_id: int,
-    games: Mapping[int, Mapping[str, int]],
+    games: Mapping[int, Mapping[str, int] | None],
     correction_id: int,
     made_by: AnyUser = None,
     reason: str = "",
 ) -> TableCorrection:
-    """Some games of a finished table really ended in other places: set them, and the series' winner from them.
+    """Some games of a finished table really ended otherwise: set their places (None: void), add the games it never
+    recorded, and the series' winner from them (`table_correction_plan`).
 
     Each changed game's winner is the one alone in first place (none when it is
     shared), it says `correction` and keeps a history row naming the
-    correction; the series is run again (`table_series_step`) and names the
-    match's winner. Games given with their places unchanged are left alone.
+    correction (an added game's history starts there); the series is run
+    again (`table_series_step`) and names the match's winner. Games given as
+    they were recorded are left alone.
     """
     match = _match_lock(match_id)
     plan = table_correction_plan(match=match, games=games)
+    changed = plan.changed
 
     def correct(game: Game) -> None:
-        places = plan.changed[game.number][1]
-        first = sole_winner(places)
-        game.places = list(places)
+        status, places = changed[game.number][1]
+        game.status = status
+        first = None if places is None else sole_winner(places)
+        game.places = None if places is None else list(places)  # a void game has no places (the audit checks it)
         game.winner_id = None if first is None else match.player_ids[first]
 
-    corrected = Game.objects.filter(match=match, number__in=list(plan.changed)).order_by("number")
     _games_correct(
-        match, corrected, plan.winner_id, correct, correction_id=correction_id, made_by=made_by, reason=reason
+        match,
+        _changed_games(match, changed),
+        plan.winner_id,
+        correct,
+        correction_id=correction_id,
+        made_by=made_by,
+        reason=reason,
     )
     return plan
 

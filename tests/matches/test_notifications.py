@@ -3,14 +3,24 @@ each to be turned off, none without an address and none for a change rolled back
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import transaction
 
 from core.errors import Invalid
-from matches.models import Player
-from matches.services import game_dispute_claim, game_report_result, match_create, user_email_set
+from matches.email_times import email_time, email_time_words, email_times_render
+from matches.models import Game, OutboxEmail, Player
+from matches.services import (
+    game_dispute_claim,
+    game_report_result,
+    match_create,
+    user_email_set,
+    user_time_zone_set,
+)
 from matches.services.notifications import Kind, notification_preferences_get, notification_preferences_set
 from tests.factories import make_match, make_player, make_tournament, make_user, ready
 from tournaments.models import Registration
@@ -163,3 +173,48 @@ def test_a_tables_claim_emails_every_other_player_with_the_places(capture) -> No
         "cy@example.org",
     ]
     assert "ann says game 1 of ann, bo and cy ended: cy 1st, ann 2nd, bo 3rd." in mail.outbox[0].body
+
+
+def timed_claim_game(one: Player, two: Player) -> Game:
+    """The open game of a match whose claims stand after an hour: its claim's email says when."""
+    return match_create(players=[one.handle, two.handle], best_of=1, confirm_within=3600).games.get()
+
+
+def deadline_words(game_id: int, zone: str) -> str:
+    """The claim's deadline as a clock on the wall in that zone shows it, found without the email's code."""
+    deadline = Game.objects.get(pk=game_id).confirm_by
+    assert deadline is not None
+    local = deadline.astimezone(ZoneInfo(zone))
+    return f"{local:%a} {local.day} {local:%b}, {local:%H:%M} ({zone})"
+
+
+def test_a_time_in_an_email_is_in_its_recipients_zone_with_the_zone_named(alice, ben, capture) -> None:
+    with_email(ben)
+    user_time_zone_set(user=ben.user, name="Asia/Kolkata")  # +05:30 all year: never the UTC clock
+    game = timed_claim_game(alice, ben)
+    with capture(execute=True):
+        game_report_result(game_id=game.pk, user=alice.user, winner="alice")
+    (message,) = to("ben@example.org")
+    assert f"it stands at {deadline_words(game.pk, 'Asia/Kolkata')}." in message.body
+    assert "UTC" not in message.body and "[[time:" not in message.body
+    assert "[[time:" in OutboxEmail.objects.get().body, "the row keeps the instant; the zone is read at send time"
+
+
+def test_a_recipient_without_a_zone_reads_utc(alice, ben, capture) -> None:
+    with_email(alice)
+    game = timed_claim_game(alice, ben)
+    with capture(execute=True):
+        game_report_result(game_id=game.pk, user=ben.user, winner="ben")
+    (message,) = to("alice@example.org")
+    assert f"it stands at {deadline_words(game.pk, 'UTC')}." in message.body
+
+
+def test_the_words_of_a_time_name_the_day_and_the_zone() -> None:
+    saturday = datetime(2026, 12, 5, 13, 0, tzinfo=UTC)
+    assert email_time_words(saturday, "Europe/Berlin") == "Sat 5 Dec, 14:00 (Europe/Berlin)"
+    assert email_time_words(saturday, None) == "Sat 5 Dec, 13:00 (UTC)"
+    assert email_time_words(saturday, "Not/AZone") == "Sat 5 Dec, 13:00 (UTC)"
+    marked = f"At {email_time(saturday)}; [[time:2030-13-45T00:00:00Z]] is no time."
+    assert email_times_render(marked, "America/New_York") == (
+        "At Sat 5 Dec, 08:00 (America/New_York); [[time:2030-13-45T00:00:00Z]] is no time."
+    )

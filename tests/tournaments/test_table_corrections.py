@@ -71,9 +71,10 @@ def test_a_corrected_table_re_derives_its_series_standings_and_ratings(organiser
         dry_run=True,
     )
     assert (preview.old_winner, preview.new_winner, preview.applied) == ("p01", "p05", False)
+    recorded = {"p01": 1, "p04": 2, "p05": 3}
     assert preview.games == [
-        {"game": 1, "before": {"p01": 1, "p04": 2, "p05": 3}, "after": corrected},
-        {"game": 2, "before": {"p01": 1, "p04": 2, "p05": 3}, "after": corrected},
+        {"game": number, "before": recorded, "after": corrected, "before_status": "decided", "after_status": "decided"}
+        for number in (1, 2)
     ]
     assert preview.standing["after"]["p05"] == {"points": 4, "firsts": 2}
     assert preview.changes == [], "the second round, already seated, stays as it was (as Swiss rounds do)"
@@ -99,7 +100,8 @@ def test_a_corrected_table_re_derives_its_series_standings_and_ratings(organiser
     changes = ResultChange.objects.filter(match=match, kind=ResultChange.Kind.CORRECTION)
     assert changes.count() == 2 and {c.source["correction"] for c in changes} == {record.pk}
     assert changes.first().after["places"] == corrected  # type: ignore[union-attr]
-    assert record.before["games"]["1"] == {"p01": 1, "p04": 2, "p05": 3} and record.after["games"]["2"] == corrected
+    assert record.before["games"]["1"] == {"places": recorded, "status": "decided"}
+    assert record.after["games"]["2"] == {"places": corrected, "status": "decided"}
 
     row = pairing(tournament, "T1-1")
     assert (row.winner_id, row.result_source) == (by_handle["p05"].pk, "correction")
@@ -196,8 +198,14 @@ def test_table_corrections_refuse_what_cannot_be(organiser, six):
         correct(winner="p04")
     with pytest.raises(ApplicationError, match="at least one game"):
         correct(games=[])
-    with pytest.raises(ApplicationError, match=r"Game 2 of match .* is not played"):
+    with pytest.raises(ApplicationError, match=r"series is over after game 1 \(2.1.0 points\), but game 2 counts"):
         correct(games=[{"game": 2, "places": {"p01": 1, "p04": 2, "p05": 3}}])
+    with pytest.raises(ApplicationError, match="Game 3 cannot be added without game 2"):
+        correct(games=[{"game": 3, "places": {"p01": 1, "p04": 2, "p05": 3}}])
+    with pytest.raises(ApplicationError, match=r"Game 2 .* never played .* nothing to void"):
+        correct(games=[{"game": 2, "void": True}])
+    with pytest.raises(ApplicationError, match="give its places or say it was void, not both"):
+        correct(games=[{"game": 1, "void": True, "places": {"p01": 1, "p04": 2, "p05": 3}}])
     with pytest.raises(ApplicationError, match="missing: p05"):
         correct(games=[{"game": 1, "places": {"p01": 1, "p04": 2}}])
     with pytest.raises(ApplicationError, match="not a finishing order"):
@@ -206,8 +214,8 @@ def test_table_corrections_refuse_what_cannot_be(organiser, six):
         correct(games=[{"game": 1, "places": {"p01": 1, "p04": 1, "p05": 3}}])
     with pytest.raises(ApplicationError, match="given twice"):
         correct(games=[{"game": 1, "places": {"p01": 1, "p04": 2, "p05": 3}}] * 2)
-    with pytest.raises(ApplicationError, match="voids or adds a game of two players' matches only"):
-        correct(games=[{"game": 1, "void": True}])
+    with pytest.raises(ApplicationError, match=r"no one wins the series \(0.0.0 points\): it is not over"):
+        correct(games=[{"game": 1, "void": True}])  # the only game of a best of 1 did not count
 
 
 def test_a_pair_in_a_tables_round_is_corrected_by_its_winner_and_scores_its_points(organiser):
@@ -243,3 +251,78 @@ def test_a_timed_two_player_correction_turns_each_games_places_round(organiser):
     assert games == [([2, 1], b.pk), ([1, 2], a.pk), ([2, 1], b.pk)], "each game's places name its new winner"
     status, out = audit()
     assert status == 0, out
+
+
+@pytest.fixture
+def best_of_three(organiser: Any) -> tuple[Tournament, dict[str, Player], TournamentMatch]:
+    """Two rounds of tables of three, best of 3; T1-1 (p01 p04 p05) went p01, p04, p05 in each of its three games."""
+    players = make_players(6)
+    tournament = make_tournament(organiser, players, format="tables", table_rounds=2, final_table_size=3, best_of=3)
+    by_handle = {player.handle: player for player in players}
+    one, two = ready(tournament)
+    play_table(organiser, one, [by_handle[h] for h in ("p01", "p04", "p05")])
+    play_table(organiser, two, [by_handle[h] for h in ("p02", "p03", "p06")])
+    return tournament, by_handle, one
+
+
+#: T1-1 really went: game 2 to p04, game 3 did not count, and a game 4 the table never recorded, to p04 again.
+VOID_AND_ADD = [
+    {"game": 2, "places": {"p04": 1, "p01": 2, "p05": 3}},
+    {"game": 3, "void": True},
+    {"game": 4, "places": {"p04": 1, "p01": 2, "p05": 3}},
+]
+
+
+def test_a_table_correction_voids_a_game_and_adds_one_as_two_players_do(organiser, best_of_three):
+    tournament, players, one = best_of_three
+
+    def correct(games: list[dict[str, Any]], **given: Any) -> Any:
+        return pairing_correct(tournament_id=tournament.pk, key="T1-1", games=games, user=organiser, **given)
+
+    with pytest.raises(ApplicationError, match=r"no one wins the series \(4.2.0 points\): it is not over"):
+        correct([{"game": 3, "void": True}], dry_run=True)  # two games, and p04 could still catch up
+    preview = correct(VOID_AND_ADD, dry_run=True)
+    assert (preview.old_winner, preview.new_winner) == ("p01", "p04")
+    assert [(g["game"], g["before_status"], g["after_status"]) for g in preview.games] == [
+        (2, "decided", "decided"),
+        (3, "decided", "void"),
+        (4, "not_played", "decided"),
+    ]
+    assert preview.games[1]["after"] is None and preview.games[2]["before"] is None
+    assert preview.standing["after"]["p04"] == {"points": 5, "firsts": 2}
+    assert Game.objects.filter(match_id=one.match_id).count() == 3, "a dry run adds nothing"
+
+    done = correct(VOID_AND_ADD, reason="game 3 was a misdeal; game 4 was not written down")
+    assert done.applied
+    match = Match.objects.get(pk=one.match_id)
+    assert match.winner == players["p04"]
+    games = list(Game.objects.filter(match=match).order_by("number"))
+    assert [(g.status, g.places, g.winner_id, g.decided_by) for g in games] == [
+        ("decided", [1, 2, 3], players["p01"].pk, "organiser"),
+        ("decided", [2, 1, 3], players["p04"].pk, "correction"),
+        ("void", None, None, "correction"),
+        ("decided", [2, 1, 3], players["p04"].pk, "correction"),
+    ]
+    record = CorrectionRecord.objects.get(tournament=tournament)
+    assert record.before["games"]["4"] == {"places": None, "status": "not_played"}
+    assert record.after["games"]["3"] == {"places": None, "status": "void"}
+    added = ResultChange.objects.get(game=games[3], kind=ResultChange.Kind.CORRECTION)
+    assert added.source == {"correction": record.pk}
+    row = pairing(tournament, "T1-1")
+    assert (row.winner_id, row.places, row.points) == (players["p04"].pk, [2, 1, 3], [4, 5, 0])
+    status, out = audit()
+    assert status == 0, out
+
+
+def test_the_api_voids_and_adds_a_tables_games(client_for, organiser, best_of_three):
+    tournament, _players, _one = best_of_three
+    url = f"/api/tournaments/{tournament.pk}/matches/T1-1/correct/"
+    previewed = client_for(organiser).post(url, {"games": VOID_AND_ADD, "dry_run": True}, format="json")
+    assert previewed.status_code == 200, previewed.json()
+    body = previewed.json()
+    assert body["new_winner"] == "p04" and not body["applied"]
+    assert [(g["game"], g["after_status"]) for g in body["games"]] == [(2, "decided"), (3, "void"), (4, "decided")]
+    refused = client_for(organiser).post(url, {"games": [{"game": 3, "void": True, "winner": "p04"}]}, format="json")
+    assert refused.status_code == 400
+    applied = client_for(organiser).post(url, {"games": VOID_AND_ADD, "reason": "misdeal"}, format="json")
+    assert applied.status_code == 200 and applied.json()["applied"], applied.json()

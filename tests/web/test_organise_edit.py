@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Game, Match
-from tests.factories import PASSWORD, make_players, make_tournament, play, ready
+from tests.factories import PASSWORD, make_players, make_tournament, play, play_table, ready
 from tournaments.models import Tournament, TournamentMatch
 
 pytestmark = pytest.mark.django_db
@@ -190,6 +190,37 @@ def test_a_game_is_voided_or_added_through_the_page_with_its_preview(orga, organ
     # A score the series could not end on is refused in words, on the page.
     refused = orga.get(url, {"score": "1", "g1": one, "g2": two, "g3": ":void", "g4": ":void"})
     assert refused.context["preview"] is None and "no one reaches the 2 games needed" in text(refused)
+
+
+def test_a_tables_game_is_voided_or_added_through_the_page_with_its_preview(orga, organiser):
+    """A best-of-3 table of three recorded p01, p02, p03 three times; really game 2 went to p02, game 3 did not
+    count, and a game 4 the table never recorded went to p02 again."""
+    players = make_players(3)
+    tournament = make_tournament(organiser, players, format="tables", table_rounds=1, final_table_size=3, best_of=3)
+    (table,) = ready(tournament)
+    play_table(organiser, table, players)
+    url = f"/organise/tournaments/{tournament.pk}/correct/{table.key}/"
+    page = text(orga.get(url))
+    assert 'name="g3void"' in page and 'data-role="game-added"' in page and 'name="g4s0"' in page
+    assert 'name="g4void"' not in page, "a game never recorded is not played, or played: nothing to void"
+    assert list(table.seat_ids) == [player.pk for player in players], "p01, p02, p03 in seats 0, 1, 2"
+    recorded = {f"g{number}s{seat}": seat + 1 for number in (1, 2, 3) for seat in range(3)}
+    given = {**recorded, "preview": "1", "g2s0": 2, "g2s1": 1, "g3void": "on", "g4s0": 2, "g4s1": 1, "g4s2": 3}
+    preview = orga.get(url, given)
+    assert preview.context["preview"] is not None, text(preview)
+    assert preview.context["preview"].new_winner == "p02"
+    words = re.sub(r"<[^>]+>", "", text(preview))
+    assert "did not count" in words and "not played" in words
+    partial = orga.get(url, {**recorded, "preview": "1", "g4s0": 1})
+    assert partial.context["preview"] is None and "Game 4: give every player's place (missing: p02, p03)" in text(
+        partial
+    )
+    applied = orga.post(url, {**given, "confirm": "yes", "reason": "misdeal in game 3"})
+    assert applied["Location"] == f"/tournaments/{tournament.pk}/", text(applied)[:3000]
+    statuses = list(Game.objects.filter(match_id=table.match_id).order_by("number").values_list("status", "places"))
+    assert statuses == [("decided", [1, 2, 3]), ("decided", [2, 1, 3]), ("void", None), ("decided", [2, 1, 3])]
+    page = text(orga.get(url))
+    assert re.search(r'name="g3void"[^>]*checked', page), "a void game's box is ticked"
 
 
 def test_a_result_refused_for_a_game_decided_meanwhile_is_said_as_a_message(orga, organiser):

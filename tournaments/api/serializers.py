@@ -165,6 +165,12 @@ class TournamentSettingsInput(StrictInput):
     table_settings = TableSettingsField(
         required=False, default=dict, help_text="Its own times at the tables; left out: the site's."
     )
+    auto_approve = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Approve each registration as it arrives (past the cap it goes on the waiting list), "
+        "as an organiser's approval would, emails included; false: an organiser approves each.",
+    )
 
 
 class TournamentCreateInput(TournamentSettingsInput):
@@ -210,7 +216,8 @@ class CorrectedGameInput(StrictInput):
     places = serializers.DictField(
         child=WholeNumberSerializerField(min_value=1, max_value=4),
         required=False,
-        help_text="A table: every player's place in that game by handle (1 is best; shared places share the number).",
+        help_text="A table: every player's place in that game by handle (1 is best; shared places share the number; "
+        "a game number after the match's last game adds the game).",
     )
     winner = StrictCharField(
         required=False,
@@ -222,7 +229,7 @@ class CorrectedGameInput(StrictInput):
     void = serializers.BooleanField(
         required=False,
         default=False,
-        help_text="Two players: true when the game did not count (it becomes void); give no `winner` with it.",
+        help_text="True when the game did not count (it becomes void); give no `winner` or `places` with it.",
     )
 
 
@@ -241,8 +248,8 @@ class CorrectionInput(StrictInput):
         allow_null=True,
         max_length=50,
         help_text="The corrected result of some of its games: a table's places, or two players' winner of each "
-        "(the real score; `void` for a game that did not count, a winner for a game the match never had); the "
-        "series is run again over all its games and names the winner.",
+        "(the real score; `void` for a game that did not count, a winner or places for a game the match never "
+        "had); the series is run again over all its games and names the winner.",
     )
     reason = StrictCharField(
         required=False,
@@ -300,6 +307,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "time_limit_ms",
             "options",
             "table_settings",
+            "auto_approve",
             "seed_by",
             "seeding_record",
             "max_entrants",
@@ -447,7 +455,7 @@ def correction_preview_schema() -> dict[str, Any]:
                 "type": "array",
                 "items": {"type": "object"},
                 "description": "Each changed game, before and after: a table's places by handle, or two players' "
-                "winner with `before_status` and `after_status` (decided, void; not_played for an added game).",
+                "winner, with `before_status` and `after_status` (decided, void; not_played for an added game).",
             },
             "score": {
                 "type": "object",

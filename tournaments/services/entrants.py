@@ -9,7 +9,7 @@ from core.errors import Invalid, NotFound
 from matches.selectors import player_get
 from matches.services import AnyUser
 
-from ..models import Entrant
+from ..models import Entrant, Tournament
 from .common import require_organiser, require_setup, tournament_lock
 from .entry import entry_is_full, waiting_move_up
 
@@ -22,6 +22,12 @@ def entrant_add(*, tournament_id: int, handle: str, user: AnyUser, seed: int | N
     require_organiser(user)
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
+    return entrant_enter(tournament, handle=handle, seed=seed)
+
+
+def entrant_enter(tournament: Tournament, *, handle: str, seed: int | None = None) -> Entrant:
+    """`entrant_add`'s entry itself, for a caller that holds the tournament's lock and has checked who asks
+    (an organiser, or a registration approved automatically)."""
     player = player_get(handle=handle)
     if player is None:
         raise Invalid(f"There is no player with handle {handle!r}.", extra={"field": "player"})

@@ -59,6 +59,8 @@ class TournamentSettings:
     options: Mapping[str, object] | None = None
     # Its own times at the tables, in seconds (`tournaments.table_settings`); left out: the site's.
     table_settings: Mapping[str, object] | None = None
+    # Each registration approved as it arrives (`registration.registration_create`), up to the cap.
+    auto_approve: bool = False
 
 
 def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> None:
@@ -90,6 +92,7 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     tournament.confirm_within = settings.confirm_within
     tournament.time_limit_ms = settings.time_limit_ms
     tournament.table_settings = tables
+    tournament.auto_approve = settings.auto_approve
     # A table's best of may be even (its points decide); a two-player format's must be odd.
     seats = 3 if fmt.table_sizes(tournament) else 2
     tournament.series, tournament.series_length = series_resolve(
@@ -112,6 +115,7 @@ def tournament_create(
     time_limit_ms: int | None = None,
     options: Mapping[str, object] | None = None,
     table_settings: Mapping[str, object] | None = None,
+    auto_approve: bool = False,
     seed_by: str = Tournament.SeedBy.MANUAL,
     max_entrants: int | None = None,
     registration_closes_at: datetime | None = None,
@@ -122,7 +126,8 @@ def tournament_create(
     by its schema (`TournamentFormat.options`; an unknown name or a value out
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
-    `table_settings` are its own times at the tables (`tournaments.table_settings`).
+    `table_settings` are its own times at the tables (`tournaments.table_settings`); `auto_approve`
+    approves each registration as it arrives.
     `seed_by`, `max_entrants` and `registration_closes_at` are the entry rules
     (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
@@ -142,6 +147,7 @@ def tournament_create(
             time_limit_ms,
             options,
             table_settings,
+            auto_approve,
         ),
     )
     if seed_by not in Tournament.SeedBy.values:

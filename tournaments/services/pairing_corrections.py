@@ -58,10 +58,11 @@ def pairing_correct(
     true}`: a 2-1 that was 2-0), or a game the match never had, numbered on
     from its last (a 2-0 that was 2-1); the series then names the winner, and
     refuses a score it could not have ended on. A table of three or
-    four: `games` gives the corrected places of some of its decided games
-    (`[{"game": 2, "places": {"ann": 1, "bob": 3, "cy": 2}}]`); the series is
-    run again over all its games and names the winner, and the pairing's
-    places and points follow.
+    four: `games` gives the corrected places of some of its games
+    (`[{"game": 2, "places": {"ann": 1, "bob": 3, "cy": 2}}]`), voids one or
+    adds one as two players' games do (the same checks); the series is run
+    again over all its games and names the winner, and the pairing's places
+    and points follow.
 
     With `dry_run` nothing is saved: the preview lists every later pairing
     the change touches. Pairings whose match has not started are re-filled
@@ -141,7 +142,7 @@ def pairing_correct(
             new_winner,
             None
             if table is None
-            else {number: table.handles_places(after) for number, (_, after) in table.changed.items()},
+            else {number: table.handles_places(after[1]) for number, (_, after) in table.changed.items()},
             points,
             None if pair is None else {number: pair.handle(after[1]) for number, (_, after) in pair.changed.items()},
         )
@@ -158,17 +159,10 @@ def pairing_correct(
 
 
 def _record_games(preview: CorrectionPreview, side: str) -> dict[str, Any]:
-    """Each changed game as the correction's record keeps it: a table's places by handle, or two players' winner
+    """Each changed game as the correction's record keeps it: a table's places by handle or two players' winner,
     and the game's status (decided, void, not played)."""
-    return {
-        str(game["game"]): game[side]
-        if f"{side}_status" not in game
-        else {
-            "winner": game[side],
-            "status": game[f"{side}_status"],
-        }
-        for game in preview.games
-    }
+    result = "places" if preview.standing else "winner"
+    return {str(game["game"]): {result: game[side], "status": game[f"{side}_status"]} for game in preview.games}
 
 
 def _winner_id(context: CorrectionContext, target: TournamentMatch, winner: str | None) -> int:
@@ -189,7 +183,8 @@ def _table_correction(
     winner: str | None,
     games: Sequence[Mapping[str, Any]] | None,
 ) -> TableCorrection | None:
-    """A table's corrected result (None for two players), checked: games by number, places by handle."""
+    """A table's corrected games (None for two players), checked: games by number, each its places by handle or
+    void (it did not count)."""
     seated = " v ".join(str(context.handle(pk)) for pk in target.seat_ids)
     if len(target.seat_ids) <= 2:
         return None
@@ -199,23 +194,14 @@ def _table_correction(
             'e.g. {"games": [{"game": 1, "places": {"ann": 1, "bob": 2, "cy": 3}}]}; the series names the winner.',
             extra={"field": "winner"},
         )
-    by_number: dict[int, Mapping[str, int]] = {}
-    for game in games or ():
-        number = int(game["game"])
-        if number in by_number:
-            raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
-        if game.get("void") is True:
-            raise Invalid(
-                f"Match {target.key} is a table ({seated}): its games are corrected by their places; a correction "
-                "voids or adds a game of two players' matches only.",
-                extra={"field": "games"},
-            )
-        if not game.get("places") or game.get("winner") is not None:
-            raise Invalid(
-                f"Match {target.key} is a table ({seated}): give each game's places, not its winner.",
-                extra={"field": "games"},
-            )
-        by_number[number] = game["places"]
+    by_number = _games_given(
+        target,
+        games or (),
+        result="places",
+        wrong=f"Match {target.key} is a table ({seated}): give each game's places, "
+        'e.g. {"game": 3, "places": {"ann": 1, "bob": 2, "cy": 3}}, or {"game": 3, "void": true} for a game that '
+        "did not count; not its winner.",
+    )
     assert target.match_id is not None, "a decided table has its match"
     match = Match.objects.select_related("player_one", "player_two", "player_three", "player_four").get(
         pk=target.match_id
@@ -240,55 +226,58 @@ def _pair_correction(
             f"Match {target.key} ({seated}): give either its winner or its corrected games, not both.",
             extra={"field": "winner"},
         )
-    by_number: dict[int, str | None] = {}
+    by_number = _games_given(
+        target,
+        games,
+        result="winner",
+        wrong=f"Match {target.key} ({seated}) has two players: give each game's winner, "
+        'e.g. {"games": [{"game": 3, "winner": "ann"}]}, or {"game": 3, "void": true} for a game that '
+        "did not count; not places.",
+    )
+    assert target.match_id is not None, "a decided pairing of two players has its match"
+    match = Match.objects.select_related("player_one", "player_two").get(pk=target.match_id)
+    return pair_correction_plan(
+        match=match, winners={number: None if given is None else str(given) for number, given in by_number.items()}
+    )
+
+
+def _games_given(
+    target: TournamentMatch, games: Sequence[Mapping[str, Any]], *, result: str, wrong: str
+) -> dict[int, Any]:
+    """The corrected games by number, each its `result` as given ("winner" or "places") or None for void (it did
+    not count); `wrong` is the refusal of a game given the other kind of result, or none."""
+    other = "places" if result == "winner" else "winner"
+    by_number: dict[int, Any] = {}
     for game in games:
         number = int(game["game"])
         if number in by_number:
             raise Invalid(f"Game {number} is given twice.", extra={"field": "games"})
         void = game.get("void") is True
-        if void and game.get("winner"):
+        if void and game.get(result):
             raise Invalid(
-                f"Game {number} of match {target.key}: give its winner or say it was void, not both.",
+                f"Game {number} of match {target.key}: give its {result} or say it was void, not both.",
                 extra={"field": "games"},
             )
-        if game.get("places") is not None or not (void or game.get("winner")):
-            raise Invalid(
-                f"Match {target.key} ({seated}) has two players: give each game's winner, "
-                'e.g. {"games": [{"game": 3, "winner": "ann"}]}, or {"game": 3, "void": true} for a game that '
-                "did not count; not places.",
-                extra={"field": "games"},
-            )
-        by_number[number] = None if void else str(game["winner"])
-    assert target.match_id is not None, "a decided pairing of two players has its match"
-    match = Match.objects.select_related("player_one", "player_two").get(pk=target.match_id)
-    return pair_correction_plan(match=match, winners=by_number)
+        if game.get(other) is not None or not (void or game.get(result)):
+            raise Invalid(wrong, extra={"field": "games"})
+        by_number[number] = None if void else game[result]
+    return by_number
 
 
 def _pair_preview(pair: PairCorrection) -> dict[str, Any]:
     """What a pair's corrected games change in its own match: each changed game's winner and status (decided,
     void, or not played for a game the correction adds), and the score."""
     return {
-        "games": [
-            {
-                "game": number,
-                "before": pair.handle(before[1]),
-                "after": pair.handle(after[1]),
-                "before_status": before[0],
-                "after_status": after[0],
-            }
-            for number, (before, after) in pair.changed.items()
-        ],
+        "games": pair.changed_words(pair.handle),
         "score": {"before": pair.score(corrected=False), "after": pair.score(corrected=True)},
     }
 
 
 def _table_preview(table: TableCorrection) -> dict[str, Any]:
-    """What a table's correction changes in its own match: each changed game's places, and the series' standing."""
+    """What a table's correction changes in its own match: each changed game's places by handle and status
+    (decided, void, or not played for a game the correction adds), and the series' standing."""
     return {
-        "games": [
-            {"game": number, "before": table.handles_places(before), "after": table.handles_places(after)}
-            for number, (before, after) in sorted(table.changed.items())
-        ],
+        "games": table.changed_words(table.handles_places),
         "standing": {"before": table.standing(corrected=False), "after": table.standing(corrected=True)},
     }
 
@@ -308,7 +297,8 @@ class CorrectedResult:
     """The corrected result of the target: its new winner, and for a table the games' places by handle."""
 
     winner: int
-    table_games: Mapping[int, Mapping[str, int]] | None = None
+    #: A table's corrected games: each changed game's places by handle, None for a game that did not count.
+    table_games: Mapping[int, Mapping[str, int] | None] | None = None
     #: Points per place of the pairing's seats in its format (None: the format counts wins).
     points_per_place: tuple[int, ...] | None = None
     #: Two players' corrected games: each changed game's new winner by handle, None for a game that did not

@@ -1,8 +1,9 @@
 """Before the start: registration, approval, check-in, bulk entry, re-seeding, and a start that drops no-shows.
 
 Players register themselves while an organiser keeps registration open; each
-registration waits for an organiser's approval, which enters the player after
-the last seed (or, when the event is full, puts it on the waiting list). Once
+registration waits for an organiser's approval (or, with `auto_approve`, is
+approved as it arrives), which enters the player after the last seed (or, when
+the event is full, puts it on the waiting list). Once
 an organiser opens check-in, entrants check themselves in (or an organiser
 checks them in), and `tournament_start_checked` drops those who did not, and
 moves the waiting list up into their places, before it starts the tournament.
@@ -15,19 +16,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid, NotAllowed, NotFound
 from matches.models import Player
-from matches.selectors import player_get, user_player
+from matches.selectors import player_get, signed_in, user_player
 from matches.services import AnyUser, player_create
 from matches.services.notifications import Kind, notify
 
 from ..models import Entrant, Registration, Tournament
 from .common import require_organiser, require_setup, tournament_lock
-from .entrants import entrant_add
+from .entrants import entrant_add, entrant_enter
 from .entry import entry_is_full, no_shows_drop, registration_deadline_passed, waiting_joined_notify
 from .lifecycle import TournamentSettings, tournament_create, tournament_start, tournament_update
 
@@ -83,7 +85,8 @@ def tournament_checkin_set(*, tournament_id: int, user: AnyUser, open: bool) -> 
 
 @transaction.atomic
 def registration_create(*, tournament_id: int, user: AnyUser) -> Registration:
-    """The signed-in player asks to enter; an organiser approves or declines."""
+    """The signed-in player asks to enter; an organiser approves or declines, or, with the tournament's
+    `auto_approve`, the approval is made at once (entered, or on the waiting list when the event is full)."""
     me = user_player(user=user)
     if me is None:
         raise NotAllowed("Sign up as a player first: only players register for tournaments.")
@@ -98,6 +101,8 @@ def registration_create(*, tournament_id: int, user: AnyUser) -> Registration:
     registration, created = Registration.objects.get_or_create(tournament=tournament, player=me)
     if not created and registration.status == Registration.Status.DECLINED:
         raise Conflict("An organiser declined your registration; ask them if you think that is a mistake.")
+    if tournament.auto_approve and registration.status == Registration.Status.PENDING:
+        return _registration_settle(registration, tournament, approve=True, decided_by=None)
     return registration
 
 
@@ -129,16 +134,27 @@ def registration_decide(*, registration_id: int, user: AnyUser, approve: bool) -
     registration = Registration.objects.select_related("player").get(pk=registration_id)  # re-read under the lock
     if registration.status != Registration.Status.PENDING:
         raise Conflict(f"{registration.player.handle}'s registration is already {registration.status}.")
+    return _registration_settle(registration, tournament, approve=approve, decided_by=signed_in(user))
+
+
+def _registration_settle(
+    registration: Registration, tournament: Tournament, *, approve: bool, decided_by: User | None
+) -> Registration:
+    """Decide a pending registration, the tournament locked: entered, on the waiting list (full) or declined.
+
+    The one approval: an organiser's (`registration_decide`) and one the
+    tournament makes itself (`auto_approve`, `decided_by` None) enter and email alike.
+    """
     now = timezone.now()
     if approve and entry_is_full(tournament):
         registration.status = Registration.Status.WAITING
         registration.waiting_since = now
     elif approve:
-        entrant_add(tournament_id=tournament.pk, handle=registration.player.handle, user=user)
+        entrant_enter(tournament, handle=registration.player.handle)
         registration.status = Registration.Status.APPROVED
     else:
         registration.status = Registration.Status.DECLINED
-    registration.decided_by = user if user is not None and user.is_authenticated else None
+    registration.decided_by = decided_by
     registration.decided_at = now
     registration.save(update_fields=["status", "waiting_since", "decided_by", "decided_at"])
     if registration.status == Registration.Status.WAITING:

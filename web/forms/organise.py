@@ -70,34 +70,75 @@ class CorrectionForm(forms.Form):
 
 
 class TableCorrectionForm(forms.Form):
-    """Every player's place in each decided game of a table (`g<game>s<seat>`), as it really was."""
+    """Each game of a table as it really went: every player's place (`g<game>s<seat>`) or, for a recorded game,
+    that it did not count (`g<game>void`); and the games the match never recorded (after its last, not played
+    unless every place is given), as two players' games are corrected (`PairCorrectionForm`)."""
 
-    def __init__(self, *args: Any, players: list[str], games: list[tuple[int, list[int]]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        games: list[tuple[int, list[int] | None]],
+        added: list[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.players, self.game_numbers = players, [number for number, _ in games]
-        choices = [(place, str(place)) for place in range(1, len(players) + 1)]
-        for number, places in games:
+        self.players, self.game_numbers, self.added = players, [number for number, _ in games], list(added or ())
+        choices = [("", "—"), *((place, str(place)) for place in range(1, len(players) + 1))]
+        recorded = dict(games)
+        for number in [*self.game_numbers, *self.added]:
+            places = recorded.get(number)
             for seat, handle in enumerate(players):
                 self.fields[f"g{number}s{seat}"] = forms.TypedChoiceField(
-                    choices=choices, coerce=int, initial=places[seat], label=f"Game {number}: {handle}"
+                    choices=choices,
+                    coerce=int,
+                    required=False,
+                    empty_value=None,
+                    initial=None if places is None else places[seat],
+                    label=f"Game {number}: {handle}",
+                )
+            if number not in self.added:
+                self.fields[f"g{number}void"] = forms.BooleanField(
+                    required=False, initial=places is None, label=f"Game {number} did not count"
                 )
 
-    def rows(self) -> list[tuple[int, list[tuple[str, forms.BoundField]]]]:
-        """Each game with each player's place field, for the template."""
+    def rows(self) -> list[tuple[int, list[tuple[str, forms.BoundField]], forms.BoundField | None]]:
+        """Each game with each player's place field and its void box (None: a game the match never recorded)."""
         return [
-            (number, [(handle, self[f"g{number}s{seat}"]) for seat, handle in enumerate(self.players)])
-            for number in self.game_numbers
+            (
+                number,
+                [(handle, self[f"g{number}s{seat}"]) for seat, handle in enumerate(self.players)],
+                None if number in self.added else self[f"g{number}void"],
+            )
+            for number in [*self.game_numbers, *self.added]
         ]
 
+    def _places(self, number: int) -> list[int | None]:
+        return [self.cleaned_data.get(f"g{number}s{seat}") for seat in range(len(self.players))]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for number in [*self.game_numbers, *self.added]:
+            places = self._places(number)
+            void = cleaned.get(f"g{number}void", False)
+            if void or (number in self.added and all(place is None for place in places)):
+                continue  # did not count, or not played: no places
+            missing = [handle for handle, place in zip(self.players, places, strict=True) if place is None]
+            if missing:
+                self.add_error(None, f"Game {number}: give every player's place (missing: {', '.join(missing)}).")
+        return cleaned
+
     def games(self) -> list[dict[str, Any]]:
-        """The places as the correction service takes them: every game, places by handle."""
-        return [
-            {
-                "game": number,
-                "places": {handle: self.cleaned_data[f"g{number}s{seat}"] for seat, handle in enumerate(self.players)},
-            }
-            for number in self.game_numbers
-        ]
+        """The games as the correction service takes them: every recorded game (its places, or void), and each
+        game added with its places."""
+        games: list[dict[str, Any]] = []
+        for number in [*self.game_numbers, *self.added]:
+            places = self._places(number)
+            if self.cleaned_data.get(f"g{number}void"):
+                games.append({"game": number, "void": True})
+            elif all(place is not None for place in places):
+                games.append({"game": number, "places": dict(zip(self.players, places, strict=True))})
+        return games
 
 
 class PairCorrectionForm(forms.Form):

@@ -118,6 +118,12 @@ class TournamentForm(LocalTimes, ServiceErrors):
         label="An unconfirmed result stands after (seconds)",
         help_text="900 is 15 minutes. Empty: it never stands by itself; the other side or an organiser decides.",
     )
+    auto_approve = forms.BooleanField(
+        required=False,
+        label="Approve registrations automatically",
+        help_text="Each player who registers is entered at once (past the cap, on the waiting list) and emailed; "
+        "unticked, you approve each one.",
+    )
     table_claim_seconds = WholeNumberField(
         min_value=TABLE_BOUNDS["claim_seconds"].minimum,
         max_value=TABLE_BOUNDS["claim_seconds"].maximum,
@@ -179,6 +185,7 @@ class TournamentForm(LocalTimes, ServiceErrors):
             "time_limit_seconds": tournament.time_limit_ms // 1000 if tournament.time_limit_ms else None,
             "confirmation": tournament.confirmation,
             "confirm_within": tournament.confirm_within,
+            "auto_approve": tournament.auto_approve,
         }
         for name, field in TABLE_FIELDS.items():
             initial[field] = (tournament.table_settings or {}).get(name)
@@ -240,6 +247,7 @@ class TournamentForm(LocalTimes, ServiceErrors):
             "time_limit_ms": data["time_limit_seconds"] * 1000 if data["time_limit_seconds"] else None,
             "options": options,
             "confirmation": data["confirmation"],
+            "auto_approve": data["auto_approve"],
             # An empty box is "never"; a post without the box at all (not a page's) takes the default, as the API.
             "confirm_within": data["confirm_within"] if "confirm_within" in self.data else DEFAULT_CONFIRM_WITHIN,
             # Only the times typed: an empty box takes the site's (a no-show's: counts for nothing).

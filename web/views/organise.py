@@ -439,12 +439,13 @@ def _correction_forms(
     handles = [player.handle for player in pairing.seats]
     settled = [game for game in (match.games.all() if match is not None else ()) if game.is_settled]
     if table:
-        places = [
-            (game.number, list(game.places))
-            for game in settled
-            if game.status == Game.Status.DECIDED and game.places is not None
-        ]
-        form = TableCorrectionForm(source if posted or "preview" in source else None, players=handles, games=places)
+        places = [(game.number, None if game.places is None else list(game.places)) for game in settled]
+        form = TableCorrectionForm(
+            source if posted or "preview" in source else None,
+            players=handles,
+            games=places,
+            added=_games_to_add(match, [], table=True),
+        )
         return _CorrectionForms(form, None, form if form.is_bound else None, "preview")
     winners = [
         (game.number, PairCorrectionForm.VOID if game.status == Game.Status.VOID else _handle(game.winner))
@@ -463,13 +464,16 @@ def _handle(player: Player | None) -> str | None:
     return None if player is None else player.handle
 
 
-def _games_to_add(match: Match | None, winners: list[tuple[int, str | None]]) -> list[int]:
-    """The games a two-player match never recorded that a correction could add: as many as its series can still
-    count (a best of 3 recorded 2-0 may have had a game 3)."""
+def _games_to_add(match: Match | None, winners: list[tuple[int, str | None]], *, table: bool = False) -> list[int]:
+    """The games a match never recorded that a correction could add: two players', as many as the series can still
+    count (a best of 3 recorded 2-0 may have had a game 3); a table's, the one after its last (a table's series
+    has no most games: equal players play on)."""
     if match is None:
         return []
-    won = sum(1 for _, winner in winners if winner not in (None, PairCorrectionForm.VOID))
     last = max((game.number for game in match.games.all()), default=0)
+    if table:
+        return [last + 1]
+    won = sum(1 for _, winner in winners if winner not in (None, PairCorrectionForm.VOID))
     return list(range(last + 1, last + 1 + max(0, 2 * match.wins_needed - 1 - won)))
 
 

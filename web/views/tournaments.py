@@ -17,7 +17,7 @@ from core.site_cache import SiteCache
 from matches.selectors import (
     user_player,
 )
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 from tournaments.selectors import tournament_get
 from tournaments.services.registration import entrant_check_in, registration_create, registration_withdraw
 from web.presenters.table_settings import table_settings_words
@@ -29,6 +29,13 @@ from web.selectors.tournament_page import (
 
 #: /tournaments/' HTML, under the site lists' generation.
 TOURNAMENT_LIST_PART = "html:tournaments"
+
+#: What a player is told on registering, by what became of the registration (approved: automatically).
+REGISTERED_WORDS = {
+    Registration.Status.PENDING: "Registered: an organiser will approve your entry.",
+    Registration.Status.APPROVED: "Registered and approved: you are entered.",
+    Registration.Status.WAITING: "Registered and approved, but the event is full: you are on its waiting list.",
+}
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -84,8 +91,8 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     action = request.POST.get("action")
     try:
         if action == "register":
-            registration_create(tournament_id=tournament.pk, user=request.user)
-            messages.success(request, "Registered: an organiser will approve your entry.")
+            registration = registration_create(tournament_id=tournament.pk, user=request.user)
+            messages.success(request, REGISTERED_WORDS.get(registration.status, REGISTERED_WORDS["pending"]))
         elif action == "unregister":
             registration_withdraw(tournament_id=tournament.pk, user=request.user)
             messages.info(request, "Your registration is withdrawn.")
