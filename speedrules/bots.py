@@ -114,7 +114,13 @@ def choose_play(
     if not plays:
         return None
     if bot.skill and rng.random() < bot.skill:
-        return _weighed(plays, hand, tops, left=left, fits_on=fits_on, multi_card=multi_card, rng=rng)
+        candidates = []
+        for card, pile in plays:
+            rest = list(hand)
+            rest.remove(card)
+            runs = _runs_from((card,), rest, left=left, fits_on=fits_on) if multi_card else [((card,), rest)]
+            candidates += [(run, after, pile) for run, after in runs]
+        return _weighed(candidates, tops, fits_on, rng)
     card, pile = rng.choice(plays)
     run = _grown_run(bot, card, hand, left=left, fits_on=fits_on, rng=rng) if multi_card else (card,)
     return run, pile
@@ -141,28 +147,21 @@ def _grown_run(
 
 
 def _weighed(
-    plays: list[tuple[Card, int]],
-    hand: Sequence[Card],
+    candidates: list[tuple[tuple[Card, ...], list[Card], int]],
     tops: Sequence[Card],
-    *,
-    left: int,
     fits_on: FitTable,
-    multi_card: bool,
     rng: random.Random,
 ) -> Aim:
-    """The play that sheds most, keeps the next plays open and spends no joker it can keep; ties at random."""
+    """Of (run, the hand after it, pile): the one that sheds most, keeps the next plays open and spends no joker
+    it can keep; ties at random."""
     best: list[Aim] = []
     best_score = -1_000
-    for card, pile in plays:
-        rest = list(hand)
-        rest.remove(card)
-        runs = _runs_from((card,), rest, left=left, fits_on=fits_on) if multi_card else [((card,), rest)]
-        for run, after in runs:
-            score = _score(run, after, pile, tops, fits_on=fits_on)
-            if score > best_score:
-                best, best_score = [(run, pile)], score
-            elif score == best_score:
-                best.append((run, pile))
+    for run, after, pile in candidates:
+        score = _score(run, after, pile, tops, fits_on=fits_on)
+        if score > best_score:
+            best, best_score = [(run, pile)], score
+        elif score == best_score:
+            best.append((run, pile))
     return rng.choice(best)
 
 
