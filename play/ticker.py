@@ -64,7 +64,7 @@ class _Outlook:
 
 
 def _outlook(table_id: int, plans: dict[int, _Plan], rng: random.Random, known: Table | None) -> _Outlook:
-    """The table's next timer, and each bot's next move as the table stands (kept while `v` is unchanged).
+    """The table's next timer, and each bot's next move (kept while `v` is unchanged, or while a steady bot's play is legal).
 
     `known`: the row as this process saved it at the newest `v` it was told of, else None (read it).
     """
