@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 
-from play.bots import BOT_LABELS, BOT_LEVELS, bot_aim, bot_play_fields
+from play.bots import BOT_LABELS, BOT_LEVELS, bot_aim, bot_delay_ms, bot_keeps_aim, bot_play_fields
 from play.models import TableEvent
 from play.services import table_practice_create
 from speedrules import PRESETS
@@ -75,3 +75,17 @@ def test_an_expert_bot_plays_a_run_at_a_runs_at_once_table() -> None:
 
     first = async_to_sync(scenario)()[0]
     assert first["player"] == 1 and len(first["cards"]) >= 3
+
+
+def test_a_bot_keeps_its_reach_while_the_table_leaves_it_legal_and_follows_on_quicker() -> None:
+    state = GameState(PRESETS["speed"], [CARD_ID[card] for card in fixed_deck("speed", 2)])
+    aim = bot_aim(state, 1, "expert", random.Random(1))
+    assert aim is not None
+    assert bot_keeps_aim(state, 1, "expert", aim)
+    cards, pile = aim
+    state.tops[pile] = next(card for card in range(4, 56) if not state.fits_on[cards[0]][card])
+    assert not bot_keeps_aim(state, 1, "expert", aim)  # another card covered its pile
+    rng = random.Random(3)
+    follow = [bot_delay_ms("expert", rng, follow_up=True) for _ in range(200)]
+    fresh = [bot_delay_ms("expert", rng) for _ in range(200)]
+    assert sum(follow) < sum(fresh)
