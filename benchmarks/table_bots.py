@@ -1,11 +1,12 @@
 """Bots that play at a table as any client does: over a real WebSocket, speaking speed-table/1.
 
 A client sees only what the table shows it (its hand, the piles' tops), so the
-bot cannot use the engine's `GameState`; it chooses the way the simulator's bots
-do (`speedrules.simulate`): among the plays that fit, one at random (never a
+bot cannot use the engine's `GameState`; it chooses with the simulator's and
+the practice tables' brain (`speedrules.bots`), which reads only what a seat
+sees: among the plays that fit, one at random for the simulator's bots (never a
 joker as its side's last card, which the referee refuses), and with
-`multi_card` grows a run while its appetite lasts. Whether a card fits is the
-engine's one fit table. Each bot measures, on its own socket, the time from a
+`multi_card` a run grown while its appetite lasts; it also says where a flip
+goes in a draw-pile stall. Each bot measures, on its own socket, the time from a
 play to the first state that shows it (its side with fewer cards left, hand
 and draw pile) and a ping's round trip.
 
@@ -39,8 +40,9 @@ from typing import Any
 
 import websockets
 
-from speedrules.cards import CARD_ID, EMPTY_PILE, JOKER, fit_table_of
-from speedrules.simulate import Bot
+from speedrules.bots import Bot, choose_flip
+from speedrules.bots import choose_play as choose_play_of
+from speedrules.cards import CARD_ID, CARD_NAMES, EMPTY_PILE, Card, FitTable, fit_table_of
 
 PACES = ("sim", "human")
 #: Seconds between a bot's pings: the human pace pings as the table page does (static/js/table.js).
@@ -77,36 +79,38 @@ def choose_play(
     *,
     draw_count: int = 0,
 ) -> tuple[list[str], int] | None:
-    """The simulator bot's choice from what a client sees: a fitting (card, pile) at random, maybe a run.
+    """The bots' brain's choice (`speedrules.bots`) from what a client sees: a card or run, and its pile.
 
     `draw_count`: the cards left in the seat's draw pile; with none and one card in hand, a joker is not played.
     """
-    fits = fit_table_of(bool(ruleset.get("same_rank")), bool(ruleset.get("joker_on_joker")))
-    tops = [CARD_ID[top] if top else EMPTY_PILE for top in piles]
-    last_card = len(hand) + draw_count == 1
-    plays = [
-        (card, pile)
-        for card in hand
-        for pile, top in enumerate(tops)
-        if fits[CARD_ID[card]][top] and not (last_card and CARD_ID[card] == JOKER)
-    ]
-    if not plays:
+    aim = choose_play_of(
+        bot,
+        [CARD_ID[card] for card in hand],
+        _tops(piles),
+        left=len(hand) + draw_count,
+        fits_on=_fits(ruleset),
+        multi_card=bool(ruleset.get("multi_card")),
+        rng=rng,
+    )
+    if aim is None:
         return None
-    first, pile = rng.choice(plays)
-    run = [first]
-    if ruleset.get("multi_card"):
-        rest = list(hand)
-        rest.remove(first)
-        while rest and rng.random() < bot.run_appetite:
-            nexts = [card for card in rest if fits[CARD_ID[card]][CARD_ID[run[-1]]]]
-            if not nexts:
-                break
-            card = rng.choice(nexts)
-            if CARD_ID[card] == JOKER and len(rest) == 1:
-                break  # never risk a joker as the last card
-            run.append(card)
-            rest.remove(card)
-    return run, pile
+    cards, pile = aim
+    return [CARD_NAMES[card] for card in cards], pile
+
+
+def choose_flip_pile(
+    hand: list[str], piles: list[str | None], ruleset: dict[str, Any], bot: Bot, rng: random.Random
+) -> int:
+    """Where the brain flips the draw pile's top card in a draw-pile stall, from what a client sees."""
+    return choose_flip(bot, [CARD_ID[card] for card in hand], _tops(piles), taken=[], fits_on=_fits(ruleset), rng=rng)
+
+
+def _tops(piles: list[str | None]) -> list[Card]:
+    return [CARD_ID[top] if top else EMPTY_PILE for top in piles]
+
+
+def _fits(ruleset: dict[str, Any]) -> FitTable:
+    return fit_table_of(bool(ruleset.get("same_rank")), bool(ruleset.get("joker_on_joker")))
 
 
 class TableBot:
@@ -280,7 +284,8 @@ class TableBot:
         if state["status"] == "stuck" and state["ruleset"].get("stall_source") == "draw_piles":
             if state["draw_counts"][you] and self._flipped_v != state["v"]:
                 self._flipped_v = state["v"]
-                await self._send(socket, {"type": "flip", "pile": you % len(state["piles"])})
+                pile = choose_flip_pile(state.get("hand") or [], state["piles"], state["ruleset"], self.bot, self.rng)
+                await self._send(socket, {"type": "flip", "pile": pile})
             return
         if state["status"] != "playing" or not state.get("hand"):
             return

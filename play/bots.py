@@ -1,4 +1,4 @@
-"""Practice bots: the engine's simulator bots (`speedrules.simulate.Bot`) with a reaction delay per level.
+"""Practice bots: the levels of the bots' one brain (`speedrules.bots`) at a live table.
 
 Pure: the levels and what a bot does next on a table as it stands. The bots
 play through the same referee as people (`play.ticker` sends their intents).
@@ -7,32 +7,65 @@ play through the same referee as people (`play.ticker` sends their intents).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
+from speedrules.bots import LEVELS, Aim, Bot, aim_holds, choose_flip, choose_play
 from speedrules.cards import CARD_NAMES
-from speedrules.simulate import Bot
 from speedrules.state import GameState
 
-#: A level's bot: its mean reaction time and appetite for runs, as the simulator's bots have.
-BOT_LEVELS: dict[str, Bot] = {
-    "easy": Bot(reaction_ms=1400, run_appetite=0.2),
-    "medium": Bot(reaction_ms=850, run_appetite=0.5),
-    "hard": Bot(reaction_ms=450, run_appetite=0.8),
-}
+#: A level's bot, by the name a practice table stores (from the slowest to the strongest).
+BOT_LEVELS: dict[str, Bot] = {name: level.bot for name, level in LEVELS.items()}
+#: Each level's name for people.
+BOT_LABELS: dict[str, str] = {name: level.label for name, level in LEVELS.items()}
 
 
 def bot_name(seat: int, level: str) -> str:
     return f"bot-{level}-{seat}"
 
 
-def bot_reaction_ms(level: str, rng: random.Random) -> int:
-    """How long the bot takes to see and reach, drawn as the simulator draws it."""
-    return BOT_LEVELS[level].reaction(rng)
+def bot_delay_ms(level: str, rng: random.Random, *, follow_up: bool = False) -> int:
+    """How long the bot takes to see and reach; `follow_up`: the table shows its own play and nothing since."""
+    return BOT_LEVELS[level].delay(rng, follow_up=follow_up)
 
 
-def bot_choice(state: GameState, seat: int, rng: random.Random) -> tuple[str, int] | None:
-    """The card (its name) and pile the bot goes for now, or None when it has no play."""
-    plays = state.legal_single_plays(seat)
-    if not plays:
-        return None
-    card, pile = rng.choice(plays)
-    return CARD_NAMES[card], pile
+def bot_aim(state: GameState, seat: int, level: str, rng: random.Random) -> Aim | None:
+    """The card or run and the pile the bot goes for now, or None when it has no play."""
+    return choose_play(
+        BOT_LEVELS[level],
+        state.hands[seat],
+        state.tops,
+        left=state.remaining(seat),
+        fits_on=state.fits_on,
+        multi_card=state.ruleset.multi_card,
+        rng=rng,
+    )
+
+
+def bot_keeps_aim(state: GameState, seat: int, level: str, aim: Aim) -> bool:
+    """Whether the bot's reach under way survives the change: a steady level's does while it is still legal."""
+    return BOT_LEVELS[level].steady and aim_holds(
+        aim, state.hands[seat], state.tops, left=state.remaining(seat), fits_on=state.fits_on
+    )
+
+
+def bot_play_fields(aim: Aim, *, multi_card: bool) -> dict[str, Any]:
+    """A play intent's fields for `aim`: `cards` with a multi_card ruleset, else `card`."""
+    cards, pile = aim
+    if multi_card:
+        return {"cards": [CARD_NAMES[card] for card in cards], "pile": pile}
+    return {"card": CARD_NAMES[cards[0]], "pile": pile}
+
+
+def bot_flip_pile(state: GameState, seat: int, level: str, flips: Sequence[int | None], rng: random.Random) -> int:
+    """Where the bot's draw pile's top card goes in a draw-pile stall, given the flips the table holds.
+
+    A seat that has not flipped goes on its own pile (seat mod piles) when the stall comes, as the referee does.
+    """
+    piles = len(state.tops)
+    taken = [
+        flip if flip is not None else other % piles
+        for other, flip in enumerate(flips)
+        if other != seat and state.draws[other]
+    ]
+    return choose_flip(BOT_LEVELS[level], state.hands[seat], state.tops, taken=taken, fits_on=state.fits_on, rng=rng)

@@ -19,17 +19,21 @@ import random
 import secrets
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from .acting import table_act, table_fire
-from .bots import bot_choice, bot_reaction_ms
+from .bots import bot_aim, bot_delay_ms, bot_flip_pile, bot_keeps_aim, bot_play_fields
 from .database import on_table_thread
 from .latest import latest_forget, latest_get
 from .messages import Intent
 from .models import Table
 from .services import live_game_build, now_ms
 from .services.presence import table_bot_lease
+
+if TYPE_CHECKING:
+    from speedrules.bots import Aim
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +50,8 @@ class _Plan:
     v: int
     due: int
     intent: Intent
+    #: A play's card or run and pile: the reach a steady bot keeps while the table's changes leave it legal.
+    aim: Aim | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +64,7 @@ class _Outlook:
 
 
 def _outlook(table_id: int, plans: dict[int, _Plan], rng: random.Random, known: Table | None) -> _Outlook:
-    """The table's next timer, and each bot's next move as the table stands (kept while `v` is unchanged).
+    """The table's next timer, and each bot's next move (kept while `v` is unchanged, or while a steady bot's play is legal).
 
     `known`: the row as this process saved it at the newest `v` it was told of, else None (read it).
     """
@@ -68,23 +74,38 @@ def _outlook(table_id: int, plans: dict[int, _Plan], rng: random.Random, known: 
     if not any(table.bots) or table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
         return _Outlook(table.due_at, {}, live=True)
     game = live_game_build(table)
+    state = game.state
     scale = settings.SPEED_TABLE_BOT_DELAY_SCALE
+    last = game.events[-1] if game.events else None
     fresh: dict[int, _Plan] = {}
     for seat, level in enumerate(table.bots):
         if level is None:
             continue
-        if seat in plans and plans[seat].v == table.v:
-            fresh[seat] = plans[seat]
+        plan = plans.get(seat)
+        if plan is not None and (
+            plan.v == table.v
+            or (
+                plan.aim is not None
+                and table.status == Table.Status.PLAYING
+                and bot_keeps_aim(state, seat, level, plan.aim)
+            )
+        ):
+            fresh[seat] = plan
             continue
         intent: Intent | None = None
+        aim = None
         if table.status == Table.Status.PLAYING:
-            choice = bot_choice(game.state, seat, rng)
-            if choice is not None:
-                intent = Intent("play", f"bot-{secrets.token_hex(8)}", {"card": choice[0], "pile": choice[1]})
-        elif table.flips is not None and game.state.draws[seat] and table.flips[seat] is None:
-            intent = Intent("flip", None, {"pile": seat % game.ruleset.center_piles})
+            aim = bot_aim(state, seat, level, rng)
+            if aim is not None:
+                fields = bot_play_fields(aim, multi_card=game.ruleset.multi_card)
+                intent = Intent("play", f"bot-{secrets.token_hex(8)}", fields)
+        elif table.flips is not None and state.draws[seat] and table.flips[seat] is None:
+            intent = Intent("flip", None, {"pile": bot_flip_pile(state, seat, level, table.flips, rng)})
         if intent is not None:
-            fresh[seat] = _Plan(table.v, now_ms() + int(bot_reaction_ms(level, rng) * scale), intent)
+            # Its own play just shown and nothing since: the next card was planned while laying that one.
+            follow_up = aim is not None and last is not None and last["type"] == "play" and last["player"] == seat
+            delay = bot_delay_ms(level, rng, follow_up=follow_up)
+            fresh[seat] = _Plan(table.v, now_ms() + int(delay * scale), intent, aim)
     return _Outlook(table.due_at, fresh, live=True)
 
 

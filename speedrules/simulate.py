@@ -1,8 +1,10 @@
 """A table of bots that race each other, producing speed-log/1 logs.
 
-Each bot has its own reaction speed. After every change on the table, every
-bot that can move picks a card (a run, sometimes, where runs are allowed)
-and reaches for a pile; the quickest lands first. When the two quickest reach
+Each bot has its own reaction speed, and chooses with the bots' one brain
+(`bots.py`). After every change on the table, every bot that can move picks a
+card (a run, sometimes, where runs are allowed) and reaches for a pile; the
+quickest lands first. A steady bot (the levels are) keeps a reach under way
+when the change leaves it legal. When the two quickest reach
 for the same pile within a few milliseconds, they collide: the first card
 stands and the other is taken back, as the rules say. When nobody can move
 the table stalls (replacement stacks flip, or each player flips their own
@@ -25,9 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_ID, CARD_NAMES, JOKER, Card, build_pack
+from .bots import Bot, aim_holds, choose_flip, choose_play, choose_stock_play
+from .cards import CARD_ID, CARD_NAMES, Card, build_pack
 from .rulesets import PRESETS, Ruleset
 from .state import GameState
+
+__all__ = ["Bot", "simulate"]
 
 DEFAULT_PLAYERS = ("alice", "ben", "chloe", "dev")
 
@@ -35,17 +40,6 @@ DEFAULT_PLAYERS = ("alice", "ben", "chloe", "dev")
 COLLISION_WINDOW_MS = 25
 #: A runaway game (it would take a very unlucky shuffle) is cut off here and replayed with the next seed.
 MAX_EVENTS = 4000
-
-
-@dataclass(frozen=True, slots=True)
-class Bot:
-    """One player's hands: how fast they react and how keen they are on runs."""
-
-    reaction_ms: int
-    run_appetite: float
-
-    def reaction(self, rng: random.Random) -> int:
-        return max(120, int(rng.gauss(self.reaction_ms, self.reaction_ms * 0.35)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,26 +52,44 @@ class _Reach:
     target: int | None = None  # a stock move: the empty position it goes to
 
 
-def simulate(ruleset: Ruleset | str, *, seed: int, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """A valid speed-log/1 document of one game between bots, determined by `seed`."""
+def simulate(
+    ruleset: Ruleset | str,
+    *,
+    seed: int,
+    players: Sequence[str] | None = None,
+    bots: Sequence[Bot] | None = None,
+) -> dict[str, Any]:
+    """A valid speed-log/1 document of one game between bots, determined by `seed`.
+
+    `bots`: one per seat (the levels of `speedrules.bots`, say); by default each
+    seat gets a bot of its own random speed and appetite for runs.
+    """
     rules = PRESETS[ruleset] if isinstance(ruleset, str) else ruleset
     names = list(players) if players is not None else list(DEFAULT_PLAYERS[: rules.players])
     if len(names) != rules.players:
         raise ValueError(f"this ruleset seats {rules.players} players; {len(names)} names were given")
+    if bots is not None and len(bots) != rules.players:
+        raise ValueError(f"this ruleset seats {rules.players} players; {len(bots)} bots were given")
     attempt = seed
     while True:
-        log = _Table(rules, names, random.Random(attempt)).play_game()
+        log = _Table(rules, names, random.Random(attempt), bots).play_game()
         if log is not None:
             return log
         attempt += 1_000_003  # a different, still deterministic game
 
 
 class _Table:
-    def __init__(self, ruleset: Ruleset, names: list[str], rng: random.Random) -> None:
+    def __init__(self, ruleset: Ruleset, names: list[str], rng: random.Random, bots: Sequence[Bot] | None) -> None:
         self.ruleset = ruleset
         self.names = names
         self.rng = rng
-        self.bots = [Bot(rng.randint(350, 1100), rng.uniform(0.3, 0.9)) for _ in names]
+        self.bots = (
+            list(bots) if bots is not None else [Bot(rng.randint(350, 1100), rng.uniform(0.3, 0.9)) for _ in names]
+        )
+        #: Each seat's reach under way, kept across a change by a steady bot while it stays legal.
+        self.aims: dict[int, _Reach] = {}
+        #: The seat whose play landed last, when nothing has changed since: its next card follows on.
+        self.follower: int | None = None
         self.deck = build_pack(decks=ruleset.decks, jokers=ruleset.jokers)
         rng.shuffle(self.deck)
         self.state = GameState(ruleset, [CARD_ID[name] for name in self.deck])
@@ -112,53 +124,69 @@ class _Table:
         """What each bot that can move goes for, quickest first."""
         reaches = []
         for seat, bot in enumerate(self.bots):
-            if self.state.tableau:
-                reach = self._tableau_reach(seat, bot)
-                if reach is not None:
-                    reaches.append(reach)
+            kept = self.aims.get(seat)
+            if kept is not None and bot.steady and self._holds(kept):
+                reaches.append(kept)
                 continue
-            plays = self.state.legal_single_plays(seat)
-            if not plays:
-                continue
-            card, pile = self.rng.choice(plays)
-            cards = self._extend_run(seat, card, bot) if self.ruleset.multi_card else (card,)
-            reaches.append(_Reach(seat, self.now + bot.reaction(self.rng), pile, cards))
+            reach = self._tableau_reach(seat, bot) if self.state.tableau else self._hand_reach(seat, bot)
+            if reach is not None:
+                reaches.append(reach)
         reaches.sort(key=lambda reach: (reach.at, reach.seat))
+        self.aims = {reach.seat: reach for reach in reaches}
         return reaches
+
+    def _hand_reach(self, seat: int, bot: Bot) -> _Reach | None:
+        state = self.state
+        aim = choose_play(
+            bot,
+            state.hands[seat],
+            state.tops,
+            left=state.remaining(seat),
+            fits_on=state.fits_on,
+            multi_card=self.ruleset.multi_card,
+            rng=self.rng,
+        )
+        if aim is None:
+            return None
+        cards, pile = aim
+        return _Reach(seat, self.now + bot.delay(self.rng, follow_up=seat == self.follower), pile, cards)
 
     def _tableau_reach(self, seat: int, bot: Bot) -> _Reach | None:
         """Spit: a play from a stock pile's top when one fits, else a move that turns up a card."""
-        plays = self.state.legal_plays(seat)
-        at = self.now + bot.reaction(self.rng)
-        if plays:
-            card, pile, source = self.rng.choice(plays)
+        state = self.state
+        plays = state.legal_plays(seat)
+        at = self.now + bot.delay(self.rng, follow_up=seat == self.follower)
+        play, move = choose_stock_play(bot, plays, state.turning_moves(seat), state.stock[seat], self.rng)
+        if play is not None:
+            card, pile, source = play
             return _Reach(seat, at, pile, (card,), source)
-        moves = self.state.turning_moves(seat)
-        if not moves:
+        if move is None:
             return None
-        source, target = self.rng.choice(moves)
-        return _Reach(seat, at, -1, (self.state.stock[seat][source][-1],), source, target)
+        source, target = move
+        return _Reach(seat, at, -1, (state.stock[seat][source][-1],), source, target)
 
-    def _extend_run(self, seat: int, first: Card, bot: Bot) -> tuple[Card, ...]:
-        """Grow a run from `first` with hand cards that each fit the one before."""
-        run = [first]
-        rest = list(self.state.hands[seat])
-        rest.remove(first)
-        while rest and self.rng.random() < bot.run_appetite:
-            last = run[-1]
-            nexts = [card for card in rest if self.state.fits_on[card][last]]
-            if not nexts:
-                break
-            card = self.rng.choice(nexts)
-            if card == JOKER and self.state.remaining(seat) - len(run) == 1:
-                break  # a joker may never be the side's last remaining card
-            run.append(card)
-            rest.remove(card)
-        return tuple(run)
+    def _holds(self, reach: _Reach) -> bool:
+        """Whether a reach under way is still legal on the table as it now stands."""
+        state = self.state
+        if reach.target is not None:  # a stock move: only its own seat changes its stock piles
+            assert reach.source is not None
+            return not state.stock[reach.seat][reach.target] and len(state.stock[reach.seat][reach.source]) > 1
+        if reach.source is not None:
+            stock = state.stock[reach.seat][reach.source]
+            return bool(stock) and stock[-1] == reach.cards[0] and state.fits(reach.cards[0], reach.pile)
+        return aim_holds(
+            (reach.cards, reach.pile),
+            state.hands[reach.seat],
+            state.tops,
+            left=state.remaining(reach.seat),
+            fits_on=state.fits_on,
+        )
 
     def _land(self, reaches: list[_Reach]) -> None:
         first = reaches[0]
         self.now = first.at
+        self.follower = first.seat
+        del self.aims[first.seat]
         if first.target is not None:  # a stock move: it lands on no centre pile
             assert first.source is not None
             self.events.append(
@@ -189,6 +217,7 @@ class _Table:
                 break
             if other.pile == first.pile:
                 # Both hands landed together: the other card is taken back.
+                del self.aims[other.seat]
                 self.events.append(
                     {
                         "t": first.at,
@@ -216,6 +245,8 @@ class _Table:
     def _unstick(self) -> dict[str, Any] | None:
         """Nobody can move: flip, reshuffle, or call the game dead."""
         state = self.state
+        self.aims.clear()
+        self.follower = None
         if state.is_dead():
             if self.ruleset.players == 1:  # a stuck Speed Solitaire game is scored by the cards left
                 return {"deadlock": True, "cards_left": state.remaining(0)}
@@ -224,9 +255,10 @@ class _Table:
         if state.tableau:
             self._spit()
         elif not self.ruleset.stalls_from_stacks:
-            targets: list[int | None] = [
-                self.rng.randrange(self.ruleset.center_piles) if draw else None for draw in state.draws
-            ]
+            targets: list[int | None] = []
+            for side, draw in enumerate(state.draws):
+                taken = [pile for pile in targets if pile is not None]
+                targets.append(self._flip(side, taken) if draw else None)
             self.events.append({"t": self.now, "type": "stall", "piles": targets})
             state.flip_draw_piles(targets)
         elif any(state.stacks):
@@ -239,6 +271,14 @@ class _Table:
             self.events.append({"t": self.now, "type": "reshuffle", "order": [CARD_NAMES[card] for card in order]})
             state.reshuffle(order)
         return None
+
+    def _flip(self, side: int, taken: list[int]) -> int:
+        """Where the draw pile of `side` (a seat, or a team: its first seat flips) goes in a stall."""
+        state = self.state
+        seat = self.ruleset.teams[side][0] if self.ruleset.teams else side
+        return choose_flip(
+            self.bots[seat], state.hands[seat], state.tops, taken=taken, fits_on=state.fits_on, rng=self.rng
+        )
 
     def _spit(self) -> None:
         """Spit: each seat out of spit cards reshuffles its spit pile but the top, then every seat spits a card."""

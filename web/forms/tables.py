@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django import forms
 
+from play.bots import BOT_LABELS
 from play.services import practice_rulesets
 from speedrules import PRESETS
-
-LEVELS = (("easy", "Easy: slow hands"), ("medium", "Medium"), ("hard", "Hard: quick hands"))
 
 
 class PracticeForm(forms.Form):
@@ -16,7 +15,9 @@ class PracticeForm(forms.Form):
         initial="speed",
         label="Ruleset",
     )
-    level = forms.ChoiceField(choices=LEVELS, initial="medium", label="Bots", widget=forms.RadioSelect)
+    level = forms.ChoiceField(
+        choices=list(BOT_LABELS.items()), initial="medium", label="Bots", widget=forms.RadioSelect
+    )
 
     def bots(self) -> list[str]:
         """One bot per other seat of the ruleset, all of the chosen level."""
