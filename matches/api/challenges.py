@@ -19,6 +19,7 @@ from matches.models import Challenge
 from .serializers import ChallengeCreateInput, ChallengeOutput
 
 _NOT_SIGNED_IN = OpenApiResponse(description="Not logged in.")
+_NOT_A_PLAYER = OpenApiResponse(description="Not a player (an organiser makes matches with POST /api/matches/).")
 _NO_CHALLENGE = OpenApiResponse(description="No such challenge, or not one of yours.")
 
 
@@ -36,7 +37,7 @@ class ChallengeListCreateApi(ApiView):
 
     @extend_schema(
         operation_id="challenges_list",
-        responses={200: paginated(ChallengeOutput), 401: _NOT_SIGNED_IN},
+        responses={200: paginated(ChallengeOutput), 401: _NOT_SIGNED_IN, 403: _NOT_A_PLAYER},
         parameters=PAGE_PARAMETERS,
     )
     def get(self, request: Request) -> Response:
@@ -56,7 +57,7 @@ class ChallengeListCreateApi(ApiView):
                 "refuses (a ruleset that does not seat two, an even best_of, a timed Spit, ...)."
             ),
             401: _NOT_SIGNED_IN,
-            403: OpenApiResponse(description="Not a player."),
+            403: _NOT_A_PLAYER,
             409: OpenApiResponse(description="An open challenge between the two of you already waits (either way)."),
         },
     )
