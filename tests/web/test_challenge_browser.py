@@ -46,7 +46,7 @@ def test_a_challenge_accepted_seats_both_players_at_the_matchs_table(
     # alice finds ben among the players and challenges him from his page.
     alice.goto(f"{asgi_server.url}/players/")
     alice.get_by_role("link", name="Ben").first.click()
-    alice.get_by_role("link", name="Challenge", exact=True).click()
+    alice.locator("#main").get_by_role("link", name="Challenge", exact=True).click()
     expect(alice.get_by_role("heading", level=1)).to_have_text("Challenge a player")
     expect(alice.get_by_label("Player to challenge")).to_have_value("ben")
     alice.get_by_label("Games").fill("1")
