@@ -118,7 +118,9 @@ def challenge_create(
     return challenge
 
 
-def _locked(challenge_id: int) -> Challenge:
+def _answerable(challenge_id: int, user: AnyUser, *, by_challenged: bool, doing: str, done: str) -> Challenge:
+    """The challenge, its row locked, once `user` may `doing` it (the challenged player answers, its challenger
+    withdraws) and it is still open: else the refusal, having changed nothing."""
     challenge = (
         Challenge.objects.select_for_update(of=("self",))
         .select_related("challenger", "challenged")
@@ -127,7 +129,16 @@ def _locked(challenge_id: int) -> Challenge:
     )
     if challenge is None:
         raise NotFound(f"There is no challenge {challenge_id}.")
+    _require_party(challenge, user, challenged=by_challenged, doing=doing)
+    _require_open(challenge, done)
     return challenge
+
+
+def _answered(challenge: Challenge, status: str, match: Match | None = None) -> None:
+    challenge.status = status
+    challenge.match = match
+    challenge.answered_at = timezone.now()
+    challenge.save(update_fields=["status", "match", "answered_at"])
 
 
 def _require_open(challenge: Challenge, doing: str) -> None:
@@ -170,9 +181,7 @@ def challenge_accept(*, challenge_id: int, user: AnyUser) -> Challenge:
 
     Under the challenge row's lock, so a second accept waits, then finds it accepted.
     """
-    challenge = _locked(challenge_id)
-    _require_party(challenge, user, challenged=True, doing="accept")
-    _require_open(challenge, "accepted")
+    challenge = _answerable(challenge_id, user, by_challenged=True, doing="accept", done="accepted")
     match = match_create(
         players=[challenge.challenger.handle, challenge.challenged.handle],
         ruleset=challenge.ruleset,
@@ -182,10 +191,7 @@ def challenge_accept(*, challenge_id: int, user: AnyUser) -> Challenge:
         created_by=user,
         from_challenge=True,
     )
-    challenge.status = Challenge.Status.ACCEPTED
-    challenge.match = match
-    challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "match", "answered_at"])
+    _answered(challenge, Challenge.Status.ACCEPTED, match)
     _tell_challenger(
         challenge,
         answer="accepted",
@@ -201,12 +207,8 @@ def challenge_accept(*, challenge_id: int, user: AnyUser) -> Challenge:
 @transaction.atomic
 def challenge_decline(*, challenge_id: int, user: AnyUser) -> Challenge:
     """The challenged player says no: no match, and the challenger told."""
-    challenge = _locked(challenge_id)
-    _require_party(challenge, user, challenged=True, doing="decline")
-    _require_open(challenge, "declined")
-    challenge.status = Challenge.Status.DECLINED
-    challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "answered_at"])
+    challenge = _answerable(challenge_id, user, by_challenged=True, doing="decline", done="declined")
+    _answered(challenge, Challenge.Status.DECLINED)
     _tell_challenger(
         challenge,
         answer="declined",
@@ -219,12 +221,8 @@ def challenge_decline(*, challenge_id: int, user: AnyUser) -> Challenge:
 @transaction.atomic
 def challenge_withdraw(*, challenge_id: int, user: AnyUser) -> Challenge:
     """The challenger takes an open challenge back before it is answered."""
-    challenge = _locked(challenge_id)
-    _require_party(challenge, user, challenged=False, doing="withdraw")
-    _require_open(challenge, "withdrawn")
-    challenge.status = Challenge.Status.WITHDRAWN
-    challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "answered_at"])
+    challenge = _answerable(challenge_id, user, by_challenged=False, doing="withdraw", done="withdrawn")
+    _answered(challenge, Challenge.Status.WITHDRAWN)
     return challenge
 
 

@@ -8,31 +8,21 @@ game's one table from the match page and play the game out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from benchmarks.asgi_server import AsgiServer
 from matches.models import Challenge, Game, Match
-from tests.factories import PASSWORD, make_player
-from tests.web.test_table_browser import play_out
+from tests.factories import make_player
+from tests.web import test_table_browser as table_tests
+from tests.web.test_table_browser import log_in, play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module="tests.web.table_server_settings") as server:
-        yield server
-
-
-def log_in(page: Page, server: AsgiServer, handle: str) -> None:
-    page.goto(f"{server.url}/accounts/login/")
-    page.get_by_label("Username").fill(handle)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{server.url}/")
+# The table page's own tests' server: Daphne with the tests' settings, on the test database.
+asgi_server = table_tests.asgi_server
 
 
 def test_a_challenge_accepted_seats_both_players_at_the_matchs_table(
