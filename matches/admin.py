@@ -2,7 +2,7 @@ from django.contrib import admin
 
 from core.admin_readonly import HistoryAdmin, HistoryInline
 
-from .models import Game, Match, NotificationPreference, OutboxEmail, Player, ResultChange
+from .models import Challenge, Game, Match, NotificationPreference, OutboxEmail, Player, ResultChange
 
 
 @admin.register(Player)
@@ -73,4 +73,15 @@ class OutboxEmailAdmin(HistoryAdmin):
     list_filter = ["kind", "skipped", "created_at"]
     search_fields = ["user__username", "user__email", "address", "subject"]
     list_select_related = ["user"]
+    date_hierarchy = "created_at"
+
+
+# Made and answered only through matches.services.challenges (an accept makes a match): read-only here.
+@admin.register(Challenge)
+class ChallengeAdmin(HistoryAdmin):
+    list_display = ["id", "challenger", "challenged", "ruleset_name", "series", "series_length", "status"]
+    list_display += ["created_at", "expires_at", "match"]
+    list_filter = ["status", "created_at"]
+    search_fields = ["challenger__handle", "challenged__handle", "=match__id"]
+    list_select_related = ["challenger", "challenged"]
     date_hierarchy = "created_at"

@@ -297,6 +297,8 @@ class NotificationPreference(models.Model):
     waiting_list = models.BooleanField(
         default=True, help_text="My place on a waiting list changes (joined, moved up, left out at the start)"
     )
+    challenge_received = models.BooleanField(default=True, help_text="A player challenges me to a match")
+    challenge_answered = models.BooleanField(default=True, help_text="A player accepts or declines my challenge")
 
     def __str__(self) -> str:
         return f"Notifications of user {self.user_id}"
@@ -362,3 +364,54 @@ class OutboxEmail(models.Model):
     def __str__(self) -> str:
         state = "sent" if self.sent_at else (f"skipped: {self.skipped}" if self.skipped else "pending")
         return f"{self.kind} email {self.pk} ({state})"
+
+
+class Challenge(models.Model):
+    """One player asks another to a casual two-player match; only an accepted challenge makes the match.
+
+    The match's settings are stored as a match stores them (the ruleset spelled
+    out, the series, an optional time limit), checked when the challenge is made
+    by the same code that checks a match. An open challenge past `expires_at` is
+    expired whatever its `status` says (the beat's sweep writes it down).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        EXPIRED = "expired", "Expired"
+
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.JSONField()
+    ruleset_name = models.CharField(max_length=40, blank=True)
+    series = models.CharField(max_length=10, choices=Match.Series.choices)
+    series_length = models.PositiveSmallIntegerField()
+    time_limit_ms = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(challenger=models.F("challenged")), name="challenge_two_distinct_players"
+            ),
+            # One open challenge per challenger and challenged (`challenge_create` expires stale ones first).
+            models.UniqueConstraint(
+                fields=["challenger", "challenged"],
+                condition=models.Q(status="open"),
+                name="challenge_one_open_per_pair",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=True) | models.Q(status="accepted"), name="challenge_match_if_accepted"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"Challenge {self.pk}: {self.challenger_id} to {self.challenged_id} ({self.status})"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from .models import Game, Match, Player, ResultChange, TimeZonePreference
+from .models import Challenge, Game, Match, Player, ResultChange, TimeZonePreference
 from .placings import competition_places
 from .series import table_scores
 
@@ -203,3 +204,28 @@ def match_timed_totals(*, match: Match) -> dict[str, int] | None:
             for player, score in zip(match.players, game.timed_scores, strict=True):
                 totals[player.handle] += score
     return totals
+
+
+def challenge_status(challenge: Challenge, *, now: datetime) -> str:
+    """A challenge's status as it stands `now`: an open one past its time is expired, written down or not."""
+    if challenge.status == Challenge.Status.OPEN and challenge.expires_at <= now:
+        return Challenge.Status.EXPIRED
+    return challenge.status
+
+
+def challenges_of(*, player: Player) -> QuerySet[Challenge]:
+    """The challenges the player made or received, newest first, with both players and the match (one query)."""
+    return (
+        Challenge.objects.filter(Q(challenger=player) | Q(challenged=player))
+        .select_related("challenger", "challenged")
+        .order_by("-created_at", "-id")
+    )
+
+
+def challenge_get(*, challenge_id: int, user: AnyUser) -> Challenge | None:
+    """The challenge if the user is one of its two players or an organiser (to anyone else it does not exist)."""
+    challenge = Challenge.objects.select_related("challenger", "challenged").filter(pk=challenge_id).first()
+    if challenge is None or user_is_organiser(user=user):
+        return challenge
+    me = user_player(user=user)
+    return challenge if me is not None and me.pk in (challenge.challenger_id, challenge.challenged_id) else None

@@ -8,7 +8,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
-from .services import games_lapse
+from .services import challenges_expire, games_lapse
 from .services.outbox import outbox_prune, outbox_send, outbox_sweep, outbox_write
 
 
@@ -17,6 +17,13 @@ def games_lapse_task() -> int:
     """Let unconfirmed results whose window ran out stand (run by Celery beat, see CELERY_BEAT_SCHEDULE)."""
     close_old_connections()
     return games_lapse()
+
+
+@shared_task(name="matches.challenges_expire", ignore_result=True)
+def challenges_expire_task() -> int:
+    """Celery beat: write down as expired the open challenges past their time (they already read as expired)."""
+    close_old_connections()
+    return challenges_expire()
 
 
 @shared_task(name="matches.outbox_send", ignore_result=True, bind=True)

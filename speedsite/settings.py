@@ -417,6 +417,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("SPEED_OUTBOX_SWEEP_EVERY_SECONDS", "30")),
     },
     "prune-sent-emails": {"task": "matches.outbox_prune", "schedule": 24 * 3600.0},
+    # A challenge past its time already reads as expired everywhere; this writes it down, so that
+    # the one-open-challenge-per-pair constraint and the lists see the same thing.
+    "expire-challenges": {
+        "task": "matches.challenges_expire",
+        "schedule": float(os.environ.get("SPEED_CHALLENGE_SWEEP_EVERY_SECONDS", "300")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.

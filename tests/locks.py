@@ -16,6 +16,11 @@ POLL = 0.01
 
 def someone_waits_for_a_lock() -> bool:
     """Whether another backend of the test database is blocked on a lock right now."""
+    return lock_waiters() > 0
+
+
+def lock_waiters() -> int:
+    """How many other backends of the test database are blocked on a lock right now."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_clear_snapshot()")  # inside a transaction the view is a snapshot
         cursor.execute(
@@ -23,12 +28,12 @@ def someone_waits_for_a_lock() -> bool:
             "WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
         )
         row = cursor.fetchone()
-    return bool(row and row[0])
+    return int(row[0]) if row else 0
 
 
-def wait_for_a_lock_waiter(timeout: float = 30) -> None:
-    """Return once another backend waits on a lock; fail if none does within `timeout` seconds."""
+def wait_for_a_lock_waiter(timeout: float = 30, *, count: int = 1) -> None:
+    """Return once `count` other backends wait on a lock; fail if they do not within `timeout` seconds."""
     deadline = time.monotonic() + timeout
-    while not someone_waits_for_a_lock():
-        assert time.monotonic() < deadline, f"no backend waited on a lock within {timeout}s"
+    while lock_waiters() < count:
+        assert time.monotonic() < deadline, f"{count} backends did not wait on a lock within {timeout}s"
         time.sleep(POLL)

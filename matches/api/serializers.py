@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -11,8 +12,8 @@ from rest_framework import serializers
 from core.api_fields import DistinctListField, NameOrObjectField, StrictCharField
 from core.api_strict import StrictInput
 from core.numbers import WholeNumberSerializerField, column_range
-from matches.models import Game, Match, Player, ResultChange
-from matches.selectors import match_score, match_table, match_teams, match_timed_totals
+from matches.models import Challenge, Game, Match, Player, ResultChange
+from matches.selectors import challenge_status, match_score, match_table, match_teams, match_timed_totals
 from matches.services.matches import MAX_POINTS_PER_PLACE, TIME_LIMIT_RANGE_MS
 
 
@@ -66,18 +67,9 @@ def time_limit_field(*, help_text: str) -> WholeNumberSerializerField:
     )
 
 
-class MatchCreateInput(StrictInput):
-    players = DistinctListField(
-        child=StrictCharField(max_length=40),
-        min_length=2,
-        max_length=4,
-        error_messages={
-            "min_length": "A match is between two to four different players: give their handles.",
-            "max_length": "A match is between two to four different players: give their handles.",
-            "repeated": "A match is between two to four different players: give each handle once.",
-        },
-        help_text="Two to four different player handles, in seat order; the ruleset's `players` must match.",
-    )
+class SeriesInput(StrictInput):
+    """What a match and a challenge to one both take: the ruleset, the series and an optional time limit."""
+
     best_of = WholeNumberSerializerField(
         column=(Match, "series_length"),
         required=False,
@@ -98,16 +90,34 @@ class MatchCreateInput(StrictInput):
         required=False,
         default="speed",
         help_text='A preset name ("speed", "doubles", "three-way", "four-way", ...) or a speed-log/1 ruleset '
-        'object. Default "speed".',
+        'object; it seats as many players as play (a challenge: two). Default "speed".',
+    )
+    time_limit_ms = time_limit_field(
+        help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds."
+    )
+
+
+class MatchCreateInput(SeriesInput):
+    players = DistinctListField(
+        child=StrictCharField(max_length=40),
+        min_length=2,
+        max_length=4,
+        error_messages={
+            "min_length": "A match is between two to four different players: give their handles.",
+            "max_length": "A match is between two to four different players: give their handles.",
+            "repeated": "A match is between two to four different players: give each handle once.",
+        },
+        help_text="Two to four different player handles, in seat order; the ruleset's `players` must match.",
     )
     points_per_place = points_field(
         places=(3, 4),
         help_text="A table of three or four: the points each place of a game earns, best first "
         "(default [2, 1, 0] for three, [3, 1, 0, 0] for four).",
     )
-    time_limit_ms = time_limit_field(
-        help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds."
-    )
+
+
+class ChallengeCreateInput(SeriesInput):
+    challenged = StrictCharField(max_length=40, help_text="The handle of the player you challenge.")
 
 
 class PlaceOutput(serializers.Serializer):
@@ -398,3 +408,37 @@ class ResultChangeOutput(serializers.ModelSerializer):
     class Meta:
         model = ResultChange
         fields = ["id", "kind", "game", "made_by", "made_at", "reason", "before", "after", "source"]
+
+
+class ChallengeOutput(serializers.ModelSerializer):
+    challenger = serializers.CharField(source="challenger.handle", help_text="The handle of who challenged.")
+    challenged = serializers.CharField(source="challenged.handle", help_text="The handle of who was challenged.")
+    status = serializers.SerializerMethodField(
+        help_text="open (waiting for an answer), accepted (see `match`), declined, withdrawn, or expired "
+        "(an open challenge past `expires_at` reads as expired)."
+    )
+    match = serializers.IntegerField(
+        source="match_id", allow_null=True, read_only=True, help_text="The match an accepted challenge made."
+    )
+
+    class Meta:
+        model = Challenge
+        fields = [
+            "id",
+            "challenger",
+            "challenged",
+            "ruleset",
+            "ruleset_name",
+            "series",
+            "series_length",
+            "time_limit_ms",
+            "status",
+            "created_at",
+            "expires_at",
+            "answered_at",
+            "match",
+        ]
+
+    @extend_schema_field(serializers.ChoiceField(choices=Challenge.Status.choices))
+    def get_status(self, challenge: Challenge) -> str:
+        return challenge_status(challenge, now=self.context.get("now") or timezone.now())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -103,7 +103,15 @@ class MatchListCreateApi(ApiView):
         page = paginator.paginate_queryset(matches, request, view=self)
         return paginator.get_paginated_response(MatchOutput(page, many=True).data)
 
-    @extend_schema(request=MatchCreateInput, responses={201: MatchOutput})
+    @extend_schema(
+        request=MatchCreateInput,
+        responses={
+            201: MatchOutput,
+            403: OpenApiResponse(
+                description="Not an organiser: players challenge each other (`/api/challenges/`) instead."
+            ),
+        },
+    )
     def post(self, request: Request) -> Response:
         data = MatchCreateInput(data=request.data)
         data.is_valid(raise_exception=True)

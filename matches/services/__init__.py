@@ -1,5 +1,6 @@
 """Every change to players, matches and games (HackSoft services: `<entity>_<action>`, keyword-only).
 
+- `challenges`: a player challenges another; the match is made only when the other accepts;
 - `players`: creating players, granting the organiser role;
 - `matches`: creating matches (rulesets and series), finishing them (`match_finish`, the
   one place a match becomes decided; it then calls the listeners of `matches.listeners`);
@@ -14,6 +15,13 @@
 
 from ..selectors import AnyUser
 from .bulk import match_create_bulk as match_create_bulk  # a tournament's round in a few statements
+from .challenges import (
+    challenge_accept,
+    challenge_create,
+    challenge_decline,
+    challenge_withdraw,
+    challenges_expire,
+)
 from .games import (
     GAME_MATCH_PLAYERS,
     game_apply_evidence,
@@ -48,6 +56,11 @@ __all__ = [
     "AnyUser",
     "PairCorrection",
     "TableCorrection",
+    "challenge_accept",
+    "challenge_create",
+    "challenge_decline",
+    "challenge_withdraw",
+    "challenges_expire",
     "game_apply_evidence",
     "game_confirm",
     "game_dispute_claim",

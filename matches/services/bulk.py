@@ -15,12 +15,12 @@ from collections.abc import Sequence
 import orjson
 from django.db import transaction
 
-from core.errors import Invalid, NotAllowed
+from core.errors import Invalid
 from core.site_cache import site_lists_changed
 
 from ..models import Match, Player
-from ..selectors import AnyUser, user_is_organiser, user_player
-from .matches import ruleset_resolve, series_resolve, time_limit_resolve
+from ..selectors import AnyUser
+from .matches import creator_check, match_settings_resolve
 from .result_writer import games_open
 
 
@@ -39,25 +39,22 @@ def match_create_bulk(
     """A match for each pair of (saved) players, each with its first game open, in the pairs' order.
 
     The rules of `match_create`: two different players a match, organisers
-    create any match and a player only matches they play in; the options are
+    (or the site itself) create them; the options are
     the same and apply to every match. Nothing is created unless all pass.
     """
     if any(one.pk is None or two.pk is None or one.pk == two.pk for one, two in pairs):
         raise Invalid("A match needs exactly two different players.", extra={"field": "players"})
-    if created_by is not None and not user_is_organiser(user=created_by):
-        me = user_player(user=created_by)
-        if me is None or any(me.pk not in (one.pk, two.pk) for one, two in pairs):
-            raise NotAllowed("Players can only create matches they play in; ask an organiser for other matches.")
+    creator_check(created_by=created_by, seated=[])
     # As match_create resolves them for two players (two seats never make teams).
-    resolved, name = ruleset_resolve(ruleset, seats=2, teams_allowed=True)
-    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=2)
-    limit = time_limit_resolve(time_limit_ms, resolved)
+    settings = match_settings_resolve(
+        seats=2, ruleset=ruleset, best_of=best_of, first_to=first_to, time_limit_ms=time_limit_ms
+    )
     if not pairs:
         return []
     creator = created_by if created_by is not None and created_by.is_authenticated else None
     # Each row gets a dict of its own, as from match_create; decoding one serialised copy
     # per row costs less than `to_json` (dataclasses.asdict) per row.
-    ruleset_json = orjson.dumps(resolved.to_json())
+    ruleset_json = orjson.dumps(settings.ruleset.to_json())
     matches = Match.objects.bulk_create(
         Match(
             player_one=one,
@@ -65,11 +62,11 @@ def match_create_bulk(
             player_three=None,
             player_four=None,
             points_per_place=None,  # two players count games won
-            time_limit_ms=limit,  # a timed tournament's rounds
+            time_limit_ms=settings.time_limit_ms,  # a timed tournament's rounds
             ruleset=orjson.loads(ruleset_json),
-            ruleset_name=name,
-            series=series,
-            series_length=length,
+            ruleset_name=settings.ruleset_name,
+            series=settings.series,
+            series_length=settings.series_length,
             confirmation=confirmation,
             confirm_within=confirm_within,
             created_by=creator,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -142,6 +143,56 @@ def series_resolve(*, best_of: int | None, first_to: int | None, seats: int = 2)
     return Match.Series.FIRST_TO, length
 
 
+@dataclass(frozen=True)
+class MatchSettings:
+    """A match's settings as its row stores them, checked: what a match and a challenge to one both take."""
+
+    ruleset: Ruleset
+    ruleset_name: str
+    series: str
+    series_length: int
+    points_per_place: list[int] | None
+    time_limit_ms: int | None
+
+
+def match_settings_resolve(
+    *,
+    seats: int,
+    ruleset: object = "speed",
+    best_of: int | None = None,
+    first_to: int | None = None,
+    points_per_place: object = None,
+    time_limit_ms: int | None = None,
+) -> MatchSettings:
+    """The ruleset (seating `seats` players), the series, the points and the time limit, each checked."""
+    resolved, name = ruleset_resolve(ruleset, seats=seats, teams_allowed=True)
+    sides = len(resolved.teams) or seats
+    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=sides)
+    return MatchSettings(
+        ruleset=resolved,
+        ruleset_name=name,
+        series=series,
+        series_length=length,
+        points_per_place=points_resolve(points_per_place, seats=seats, teams=bool(resolved.teams)),
+        time_limit_ms=time_limit_resolve(time_limit_ms, resolved),
+    )
+
+
+def creator_check(*, created_by: AnyUser, seated: Sequence[Player], from_challenge: bool = False) -> None:
+    """Organisers (and the site itself: no user) create matches; a player only through a challenge they play in."""
+    if created_by is None or user_is_organiser(user=created_by):
+        return
+    if not from_challenge:
+        raise NotAllowed(
+            "Players do not create matches: challenge the other player (POST /api/challenges/, or "
+            "“Challenge” on their page), and the match is made when they accept. Organisers create matches.",
+            extra={"field": "players"},
+        )
+    me = user_player(user=created_by)
+    if me is None or all(me.pk != player.pk for player in seated):
+        raise NotAllowed("A challenge makes a match its players play in.", extra={"field": "players"})
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -154,16 +205,18 @@ def match_create(
     confirm_within: int | None = None,
     points_per_place: object = None,
     time_limit_ms: int | None = None,
+    from_challenge: bool = False,
 ) -> Match:
     """A match between two to four players (in seat order), with its first game open.
 
     The ruleset's `players` must equal the number of players. Organisers
-    create any match; a player creates matches they play in. A match made on
-    its own always needs the other players' word and never lapses: one player
-    alone can never finish it. A tournament passes its own `confirmation` and
-    `confirm_within` (seconds before an unconfirmed result stands). A table of
-    three or four scores its series by `points_per_place`; `time_limit_ms`
-    makes every game a timed round.
+    create any match; a player's match comes from a challenge the other player
+    accepted (`from_challenge`, passed by `challenge_accept` only), so nobody is
+    reported against without their yes. A match made on its own always needs
+    the other players' word and never lapses: one player alone can never finish
+    it. A tournament passes its own `confirmation` and `confirm_within` (seconds
+    before an unconfirmed result stands). A table of three or four scores its
+    series by `points_per_place`; `time_limit_ms` makes every game a timed round.
     """
     if not 2 <= len(players) <= 4 or len({handle.lower() for handle in players}) != len(players):
         raise Invalid("A match needs two to four different player handles.", extra={"field": "players"})
@@ -175,16 +228,15 @@ def match_create(
             extra={"field": "players"},
         )
     seated = [found[handle.lower()] for handle in players]
-    if created_by is not None and not user_is_organiser(user=created_by):
-        me = user_player(user=created_by)
-        if me is None or me not in seated:
-            raise NotAllowed(
-                "Players can only create matches they play in; ask an organiser for other matches.",
-                extra={"field": "players"},
-            )
-    resolved, name = ruleset_resolve(ruleset, seats=len(seated), teams_allowed=True)
-    sides = len(resolved.teams) or len(seated)
-    series, length = series_resolve(best_of=best_of, first_to=first_to, seats=sides)
+    creator_check(created_by=created_by, seated=seated, from_challenge=from_challenge)
+    settings = match_settings_resolve(
+        seats=len(seated),
+        ruleset=ruleset,
+        best_of=best_of,
+        first_to=first_to,
+        points_per_place=points_per_place,
+        time_limit_ms=time_limit_ms,
+    )
     empty: list[Player | None] = [None] * (4 - len(seated))
     seats = [*seated, *empty]
     match = Match.objects.create(
@@ -192,12 +244,12 @@ def match_create(
         player_two=seated[1],
         player_three=seats[2],
         player_four=seats[3],
-        points_per_place=points_resolve(points_per_place, seats=len(players), teams=bool(resolved.teams)),
-        time_limit_ms=time_limit_resolve(time_limit_ms, resolved),
-        ruleset=resolved.to_json(),
-        ruleset_name=name,
-        series=series,
-        series_length=length,
+        points_per_place=settings.points_per_place,
+        time_limit_ms=settings.time_limit_ms,
+        ruleset=settings.ruleset.to_json(),
+        ruleset_name=settings.ruleset_name,
+        series=settings.series,
+        series_length=settings.series_length,
         confirmation=confirmation,
         confirm_within=confirm_within,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,

@@ -1,6 +1,6 @@
 """Emails that tell a person something waits on them, through the outbox (`outbox`) and Django's email backend.
 
-Five kinds (`Kind`), each a flag of `NotificationPreference` that its person can
+Seven kinds (`Kind`), each a flag of `NotificationPreference` that its person can
 turn off (no row: all on). The services that make the change call `notify`
 explicitly, inside their transaction, with the text and the users it is for;
 `notify` writes one outbox row per user (one INSERT, in that transaction) and a
@@ -43,6 +43,8 @@ class Kind(StrEnum):
     REGISTRATION_APPROVED = "registration_approved"
     DISPUTE = "dispute"
     WAITING_LIST = "waiting_list"
+    CHALLENGE_RECEIVED = "challenge_received"
+    CHALLENGE_ANSWERED = "challenge_answered"
 
 
 def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> None:

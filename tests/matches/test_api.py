@@ -18,8 +18,9 @@ class TestToken:
         assert response.status_code == 200
         token = response.json()["token"]
         anon.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-        created = anon.post("/api/matches/", {"players": ["alice", "ben"], "best_of": 1}, format="json")
+        created = anon.post("/api/challenges/", {"challenged": "ben", "best_of": 1}, format="json")
         assert created.status_code == 201
+        assert created.json()["challenger"] == "alice"
 
     def test_bad_credentials_are_a_400_with_a_message(self, anon, alice):
         response = anon.post("/api/token/", {"username": "alice", "password": "nope"}, format="json")
@@ -69,8 +70,8 @@ class TestPlayers:
 
 
 class TestMatches:
-    def test_create_returns_the_match_with_its_first_game(self, client_for, alice, ben):
-        response = client_for(alice.user).post(
+    def test_create_returns_the_match_with_its_first_game(self, client_for, organiser, alice, ben):
+        response = client_for(organiser).post(
             "/api/matches/", {"players": ["alice", "ben"], "best_of": 3, "ruleset": "doubles"}, format="json"
         )
         assert response.status_code == 201, response.json()
@@ -91,6 +92,12 @@ class TestMatches:
         assert game["winning_team"] is None  # Team Speed only
         detail = client_for(alice.user).get(f"/api/matches/{match['id']}/").json()
         assert detail == match
+
+    def test_a_player_challenges_instead_of_creating_a_match(self, client_for, alice, ben):
+        response = client_for(alice.user).post("/api/matches/", {"players": ["alice", "ben"], "best_of": 1})
+        assert response.status_code == 403
+        assert "challenge the other player" in response.json()["message"]
+        assert not Match.objects.exists()
 
     def test_first_to_and_a_custom_ruleset_object(self, client_for, organiser, alice, ben):
         custom = {"hand_size": 4, "stack_size": 6}
@@ -134,7 +141,7 @@ class TestMatches:
     def test_player_cannot_create_a_match_they_do_not_play(self, client_for, alice, ben, carol):
         response = client_for(carol.user).post("/api/matches/", {"players": ["alice", "ben"], "best_of": 1})
         assert response.status_code == 403
-        assert "play in" in response.json()["message"]
+        assert "Organisers create matches" in response.json()["message"]
 
     def test_user_without_player_cannot_create_matches(self, client_for, alice, ben):
         response = client_for(make_user()).post("/api/matches/", {"players": ["alice", "ben"], "best_of": 1})

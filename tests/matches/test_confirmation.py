@@ -95,12 +95,13 @@ class TestTheSameDocumentFromBothSides:
 
 class TestOneSideAlone:
     def test_one_players_log_cannot_finish_a_match_or_move_a_rating(self, client_for, alice, ben, capture):
-        """The reported failure: alice creates a best-of-1 and submits a simulated win; bob did nothing."""
-        created = client_for(alice.user).post(
-            "/api/matches/", {"players": ["alice", "ben"], "best_of": 1}, format="json"
-        )
-        assert created.status_code == 201
-        match = Match.objects.get(pk=created.json()["id"])
+        """The reported failure: alice's best-of-1 (ben accepted her challenge), and she submits a simulated win;
+        ben did nothing since."""
+        challenged = client_for(alice.user).post("/api/challenges/", {"challenged": "ben", "best_of": 1}, format="json")
+        assert challenged.status_code == 201
+        accepted = client_for(ben.user).post(f"/api/challenges/{challenged.json()['id']}/accept/")
+        assert accepted.status_code == 200
+        match = Match.objects.get(pk=accepted.json()["match"])
         game = match.games.get()
         assert (
             post_log(

@@ -15,7 +15,8 @@ from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-MATCH = {"players": ["alice", "ben"], "best_of": 1}
+#: A read only a signed-in player gets: their challenges.
+MINE = "/api/challenges/"
 
 
 def _login(anon, username: str = "alice") -> dict:
@@ -39,9 +40,9 @@ class TestExpiry:
         first = _login(anon)
         expires = parse_datetime(first["expires"])
         assert timedelta(days=29) < expires - timezone.now() <= timedelta(days=30)
-        assert _with(anon, first["token"]).post("/api/matches/", MATCH, format="json").status_code == 201
+        assert _with(anon, first["token"]).get(MINE).status_code == 200
         _age(first["token"], timedelta(days=30, seconds=1))
-        refused = _with(anon, first["token"]).post("/api/matches/", MATCH, format="json")
+        refused = _with(anon, first["token"]).get(MINE)
         assert refused.status_code == 401
         assert "expired" in refused.json()["message"]
         assert token_user(first["token"]) is None  # the one check every reader of a token uses
@@ -49,7 +50,7 @@ class TestExpiry:
         second = _login(anon)
         assert second["token"] != first["token"]
         assert token_user(second["token"]) == alice.user
-        assert _with(anon, second["token"]).post("/api/matches/", MATCH, format="json").status_code == 201
+        assert _with(anon, second["token"]).get(MINE).status_code == 200
 
     def test_a_valid_token_is_given_again_until_it_expires(self, anon, alice):
         assert _login(anon)["token"] == _login(anon)["token"]
@@ -68,13 +69,13 @@ class TestRotateAndRevoke:
         assert rotated.status_code == 200
         new = rotated.json()["token"]
         assert new != old
-        assert _with(anon, old).post("/api/matches/", MATCH, format="json").status_code == 401
-        assert _with(anon, new).post("/api/matches/", MATCH, format="json").status_code == 201
+        assert _with(anon, old).get(MINE).status_code == 401
+        assert _with(anon, new).get(MINE).status_code == 200
 
     def test_revoking_ends_the_token(self, anon, alice, ben):
         key = _login(anon)["token"]
         assert _with(anon, key).post("/api/token/revoke/").status_code == 204
-        assert _with(anon, key).post("/api/matches/", MATCH, format="json").status_code == 401
+        assert _with(anon, key).get(MINE).status_code == 401
         assert not Token.objects.filter(user=alice.user).exists()
 
     def test_neither_works_without_credentials(self, anon):

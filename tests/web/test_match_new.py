@@ -1,7 +1,8 @@
 """The new-match page through Django's test client: every kind of match, errors by their field, who may create.
 
 The page's form hands its fields to `matches.services.match_create`; these
-tests read the match it made back from the database.
+tests read the match it made back from the database. Organisers make matches
+here; a player's page is the challenge form (tests/web/test_challenge_pages.py).
 """
 
 from __future__ import annotations
@@ -57,22 +58,21 @@ def _errors(response: Any) -> dict[str, list[str]]:
     return {name: list(errors) for name, errors in response.context["form"].errors.items()}
 
 
-def test_a_player_makes_a_two_player_match_and_lands_on_its_page(four: list[Any]) -> None:
-    client = logged_in(four[0].user)
+def test_an_organiser_makes_a_two_player_match_and_lands_on_its_page(organiser: Any, four: list[Any]) -> None:
+    client = logged_in(organiser)
     page = client.get("/matches/new/").content.decode()
     assert 'name="players_0"' in page and 'name="players_3"' in page
-    assert 'value="ann"' in seat_input(page, 0) and "value=" not in seat_input(page, 1)  # a player's own seat
     assert '<datalist id="player-handles">' in page and '<option value="di">' in page
     assert "Three way (3 players)" in page and "Team (4 players, two teams: seats 1 and 3 against 2 and 4)" in page
     match = created(client.post("/matches/new/", form("ann", "bo", length=5)))
     assert [p.handle for p in match.players] == ["ann", "bo"]
     assert (match.series, match.series_length, match.ruleset_name) == ("best_of", 5, "speed")
-    assert match.points_per_place is None and match.time_limit_ms is None and match.created_by == four[0].user
+    assert match.points_per_place is None and match.time_limit_ms is None and match.created_by == organiser
     assert "game 1 is open" in client.get(f"/matches/{match.pk}/").content.decode()
 
 
-def test_a_table_of_three_with_its_own_points(four: list[Any]) -> None:
-    client = logged_in(four[1].user)
+def test_a_table_of_three_with_its_own_points(organiser: Any, four: list[Any]) -> None:
+    client = logged_in(organiser)
     response = client.post(
         "/matches/new/",
         form("cy", "bo", "ann", ruleset="three-way", series="first_to", length=6, points_per_place="3-1-0"),
@@ -89,14 +89,14 @@ def test_a_four_way_table_with_the_default_points_and_an_even_best_of(organiser:
     assert match.points_per_place == [3, 1, 0, 0] and match.series_length == 4  # a table's best of may be even
 
 
-def test_a_team_match_seats_one_and_three_against_two_and_four(four: list[Any]) -> None:
-    match = created(logged_in(four[2].user).post("/matches/new/", form(*FOUR, ruleset="team")))
+def test_a_team_match_seats_one_and_three_against_two_and_four(organiser: Any, four: list[Any]) -> None:
+    match = created(logged_in(organiser).post("/matches/new/", form(*FOUR, ruleset="team")))
     assert match.is_team and match.teams == ((0, 2), (1, 3))
     assert match.points_per_place is None
 
 
-def test_a_timed_match_in_seconds(four: list[Any]) -> None:
-    match = created(logged_in(four[0].user).post("/matches/new/", form("ann", "di", time_limit_seconds="90")))
+def test_a_timed_match_in_seconds(organiser: Any, four: list[Any]) -> None:
+    match = created(logged_in(organiser).post("/matches/new/", form("ann", "di", time_limit_seconds="90")))
     assert match.time_limit_ms == 90_000 and match.ranks_games
 
 
@@ -121,8 +121,10 @@ def test_an_empty_seat_between_filled_ones_is_skipped(organiser: Any, four: list
         (form("ann", "bo", ruleset="spit", time_limit_seconds="60"), "time_limit_seconds", "Spit"),
     ],
 )
-def test_errors_land_by_the_field_they_name(four: list[Any], fields: dict[str, str], field: str, words: str) -> None:
-    response = logged_in(four[0].user).post("/matches/new/", fields)
+def test_errors_land_by_the_field_they_name(
+    organiser: Any, four: list[Any], fields: dict[str, str], field: str, words: str
+) -> None:
+    response = logged_in(organiser).post("/matches/new/", fields)
     assert response.status_code == 200
     errors = _errors(response)
     assert list(errors) == [field] and words in " ".join(errors[field]), errors
@@ -131,10 +133,13 @@ def test_errors_land_by_the_field_they_name(four: list[Any], fields: dict[str, s
     assert not Match.objects.exists()
 
 
-def test_a_player_cannot_make_a_match_they_do_not_play_in(four: list[Any]) -> None:
-    response = logged_in(four[0].user).post("/matches/new/", form("bo", "cy"))
+def test_a_player_makes_no_match_here_even_in_the_match_forms_fields(four: list[Any]) -> None:
+    client = logged_in(four[0].user)
+    page = client.get("/matches/new/").content.decode()
+    assert "Challenge a player" in page and 'name="players_0"' not in page
+    response = client.post("/matches/new/", form("ann", "bo"))
     assert response.status_code == 200
-    assert "only create matches they play in" in " ".join(_errors(response)["players"])
+    assert list(_errors(response)) == ["challenged"]  # the challenge form's one required field
     assert not Match.objects.exists()
 
 

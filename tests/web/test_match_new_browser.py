@@ -1,4 +1,4 @@
-"""The new-match page in a real browser: a player seats a four-way table and lands on its match page.
+"""The new-match page in a real browser: an organiser seats a four-way table and lands on its match page.
 
 The page's script shows points per place and the time limit only for the
 rulesets that read them; hidden, they are not sent.
@@ -13,23 +13,23 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from matches.models import Match
-from tests.factories import PASSWORD, make_player
+from tests.factories import PASSWORD, make_player, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FOUR = ["ann", "bo", "cy", "di"]
 
 
-def test_a_player_creates_a_four_way_match_and_lands_on_its_page(
+def test_an_organiser_creates_a_four_way_match_and_lands_on_its_page(
     page: Page, live_server: Any, login: Callable[[Page, str, str], None], shot: Callable[[Page, str], Any]
 ) -> None:
     for handle in FOUR:
         make_player(handle)
-    login(page, "bo", PASSWORD)
+    make_user("org", organiser=True)
+    login(page, "org", PASSWORD)
     page.get_by_role("link", name="New match").first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("New match")
     seats = [page.get_by_label(f"{n} seat", exact=True) for n in ("1st", "2nd", "3rd", "4th")]
-    expect(seats[0]).to_have_value("bo")  # the player's own seat, filled in
 
     points, limit = page.get_by_label("Points per place"), page.get_by_label("Time limit (seconds)")
     expect(points).to_be_hidden()  # two-player Speed counts games won
@@ -41,7 +41,7 @@ def test_a_player_creates_a_four_way_match_and_lands_on_its_page(
     expect(points).to_be_visible()
     expect(limit).to_be_visible()
 
-    for seat, handle in zip(seats[1:], ["ann", "di", "cy"], strict=True):
+    for seat, handle in zip(seats, ["bo", "ann", "di", "cy"], strict=True):
         seat.fill(handle)
     page.get_by_label("Series").select_option("first_to")
     page.get_by_label("Games").fill("5")
@@ -62,8 +62,10 @@ def test_an_error_comes_back_by_its_field_with_the_seats_kept(
 ) -> None:
     for handle in FOUR:
         make_player(handle)
-    login(page, "ann", PASSWORD)
+    make_user("org", organiser=True)
+    login(page, "org", PASSWORD)
     page.goto(f"{live_server.url}/matches/new/")
+    page.get_by_label("1st seat", exact=True).fill("ann")
     page.get_by_label("2nd seat", exact=True).fill("bo")
     page.get_by_label("Ruleset").select_option("three-way")
     page.get_by_role("button", name="Create the match").click()

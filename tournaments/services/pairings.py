@@ -108,7 +108,8 @@ def _table_match(tournament: Tournament, players: list[Player], series: dict[str
         confirm_within=tournament.confirm_within,
         points_per_place=points,
         time_limit_ms=tournament.time_limit_ms,
-        **series,
+        best_of=series.get("best_of"),
+        first_to=series.get("first_to"),
     )
 
 

@@ -61,6 +61,8 @@ NOTIFICATION_CHOICES = [
     ("registration_approved", "My registration for a tournament is approved"),
     ("dispute", "A game in a tournament I organise is disputed"),
     ("waiting_list", "My place on a tournament's waiting list changes"),
+    ("challenge_received", "A player challenges me to a match"),
+    ("challenge_answered", "A player accepts or declines my challenge"),
 ]
 
 

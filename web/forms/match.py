@@ -1,8 +1,10 @@
-"""The new-match form: two to four handles in seat order, a ruleset preset, the series, points and a time limit.
+"""The new-match form (two to four handles in seat order, a ruleset preset, the series, points and a time limit)
+and the challenge form (the player challenged, a two-player ruleset, the series and a time limit).
 
-Input checks only: `matches.services.match_create` decides what combination is
-allowed (seats against the ruleset, points at a table, no timed Spit or Team
-Speed, who may create it), and its errors come back next to the field they name.
+Input checks only: `matches.services.match_create` and `challenge_create` decide
+what combination is allowed (seats against the ruleset, points at a table, no
+timed Spit or Team Speed, who may create it), and their errors come back next to
+the field they name.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ def ruleset_choices() -> list[tuple[str, str]]:
         for name, ruleset in PRESETS.items()
         if ruleset.players >= 2
     ]
+
+
+def two_player_ruleset_choices() -> list[tuple[str, str]]:
+    """The presets a challenge can name: those two players play."""
+    return [(name, label) for name, label in ruleset_choices() if PRESETS[name].players == 2]
 
 
 def _presets_where(test: Any) -> str:
@@ -81,13 +88,9 @@ class SeatsField(forms.MultiValueField):
         return handles
 
 
-class MatchForm(ServiceErrors):
-    """A match outside tournaments; `service_kwargs()` is what `match_create` takes."""
+class SeriesForm(ServiceErrors):
+    """What a match and a challenge both take: a ruleset, the series and a time limit."""
 
-    players = SeatsField(
-        label="Players, in seat order",
-        help_text="Two to four handles. Three-way needs 3 players; four-way and team need 4.",
-    )
     ruleset = forms.ChoiceField(choices=ruleset_choices, initial="speed")
     series = forms.ChoiceField(choices=[("best_of", "Best of"), ("first_to", "First to")], initial="best_of")
     series_length = WholeNumberField(
@@ -96,11 +99,6 @@ class MatchForm(ServiceErrors):
         initial=3,
         label="Games",
         help_text="Two players: best of an odd number. At a table, first to counts points.",
-    )
-    points_per_place = points_input(
-        label="Points per place",
-        help_text="Tables of three or four only, best place first. Empty: 2-1-0 at three, 3-1-0-0 at four.",
-        placeholder="e.g. 3-1-0-0",
     )
     time_limit_seconds = time_limit_input(
         label="Time limit (seconds)",
@@ -117,9 +115,6 @@ class MatchForm(ServiceErrors):
         super().__init__(*args, **kwargs)
         # The page's script shows these only for the rulesets that read them (static/js/site.js).
         self.fields["ruleset"].widget.attrs["data-role"] = "ruleset"
-        self.fields["points_per_place"].widget.attrs["data-rulesets"] = _presets_where(
-            lambda ruleset: ruleset.players > 2 and not ruleset.teams
-        )
         self.fields["time_limit_seconds"].widget.attrs["data-rulesets"] = _presets_where(
             lambda ruleset: not ruleset.teams and not ruleset.tableau
         )
@@ -128,9 +123,52 @@ class MatchForm(ServiceErrors):
         data = self.cleaned_data
         seconds = data["time_limit_seconds"]
         return {
-            "players": data["players"],
             "ruleset": data["ruleset"],
             data["series"]: data["series_length"],
-            "points_per_place": data["points_per_place"],
             "time_limit_ms": seconds * 1000 if seconds else None,
         }
+
+
+class MatchForm(SeriesForm):
+    """A match outside tournaments; `service_kwargs()` is what `match_create` takes."""
+
+    players = SeatsField(
+        label="Players, in seat order",
+        help_text="Two to four handles. Three-way needs 3 players; four-way and team need 4.",
+    )
+    points_per_place = points_input(
+        label="Points per place",
+        help_text="Tables of three or four only, best place first. Empty: 2-1-0 at three, 3-1-0-0 at four.",
+        placeholder="e.g. 3-1-0-0",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["points_per_place"].widget.attrs["data-rulesets"] = _presets_where(
+            lambda ruleset: ruleset.players > 2 and not ruleset.teams
+        )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {**super().service_kwargs(), "players": data["players"], "points_per_place": data["points_per_place"]}
+
+
+class ChallengeForm(SeriesForm):
+    """A challenge to one player; `service_kwargs()` is what `challenge_create` takes (but the user)."""
+
+    challenged = forms.CharField(
+        max_length=40,
+        label="Player to challenge",
+        help_text="Their handle. They accept or decline; the match is made when they accept.",
+        widget=forms.TextInput(attrs={"list": "player-handles", "autocomplete": "off", "spellcheck": "false"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ruleset = self.fields["ruleset"]
+        assert isinstance(ruleset, forms.ChoiceField)
+        ruleset.choices = two_player_ruleset_choices()
+        self.fields["series_length"].help_text = "Best of an odd number of games, or first to any number of wins."
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {**super().service_kwargs(), "challenged": self.cleaned_data["challenged"].strip()}

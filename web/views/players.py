@@ -10,6 +10,7 @@ from django.urls import reverse
 from core.site_cache import SiteCache
 from matches.selectors import (
     player_get,
+    user_is_organiser,
     user_player,
 )
 from tournaments.selectors import rating_get
@@ -18,6 +19,7 @@ from web.presenters.paging import page_number, page_of
 from web.selectors import players as player_reads
 from web.selectors import tournaments as tournament_reads
 from web.selectors.calendars import calendar_token_of, player_feed
+from web.selectors.challenges import my_challenges
 from web.selectors.mine import my_page, ways_in
 
 
@@ -33,6 +35,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     token = calendar_token_of(player=me)
     context = {
         "page": page,
+        "challenges": my_challenges(player=me),
         "next_matches": [
             (pairing, next_names[pairing.pk], feed.round_times.get((pairing.tournament_id, pairing.round)))
             for pairing in page.next_matches
@@ -99,6 +102,14 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
         "rating_chart": chart,
         "entries": player_reads.player_entries(player=player),
     }
+    viewer = user_player(user=request.user)
+    # Another player may challenge this one (who needs an account to answer); organisers make matches instead.
+    context["can_challenge"] = (
+        viewer is not None
+        and viewer.pk != player.pk
+        and player.user_id is not None
+        and not user_is_organiser(user=request.user)
+    )
     if player.user_id is not None and player.user_id == request.user.pk:
         # One's own page points to the tournaments one may register for, and one's registrations waiting.
         context["ways"] = ways_in(player=player)

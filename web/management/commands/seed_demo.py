@@ -21,6 +21,8 @@ from django.core.management.base import BaseCommand
 from matches.models import Game, Match, Player
 from matches.selectors import player_get
 from matches.services import (
+    challenge_accept,
+    challenge_create,
     game_confirm,
     game_dispute_claim,
     game_report_result,
@@ -283,10 +285,13 @@ class Command(BaseCommand):
                 games_lapse(now=game.confirm_by + timedelta(seconds=1))  # a second after its window closed
 
     def _dispute(self, *, seed: int) -> None:
-        """A match on its own: a log confirmed by the opponent, then a reported result the other player disputes."""
+        """A match on its own, from a challenge: a log confirmed by the opponent, then a reported result the other
+        player disputes."""
         gina, hugo = (player_get(handle=handle) for handle in ("gina", "hugo"))
         assert gina is not None and hugo is not None
-        match = match_create(players=["gina", "hugo"], ruleset="speed", best_of=3, created_by=gina.user)
+        challenge = challenge_create(user=gina.user, challenged="hugo", ruleset="speed", best_of=3)
+        match = challenge_accept(challenge_id=challenge.pk, user=hugo.user).match
+        assert match is not None
         first = Game.objects.get(match=match, number=1)
         log, _ = log_submit(
             game_id=first.pk, data=orjson.dumps(_won_game("speed", ["gina", "hugo"], 0, seed)), user=gina.user
