@@ -154,6 +154,7 @@ def match_create(
     confirm_within: int | None = None,
     points_per_place: object = None,
     time_limit_ms: int | None = None,
+    rated: bool = True,
 ) -> Match:
     """A match between two to four players (in seat order), with its first game open.
 
@@ -163,7 +164,8 @@ def match_create(
     alone can never finish it. A tournament passes its own `confirmation` and
     `confirm_within` (seconds before an unconfirmed result stands). A table of
     three or four scores its series by `points_per_place`; `time_limit_ms`
-    makes every game a timed round.
+    makes every game a timed round. A match not `rated` (a casual game of the
+    lobby) moves nobody's rating.
     """
     if not 2 <= len(players) <= 4 or len({handle.lower() for handle in players}) != len(players):
         raise Invalid("A match needs two to four different player handles.", extra={"field": "players"})
@@ -200,6 +202,7 @@ def match_create(
         series_length=length,
         confirmation=confirmation,
         confirm_within=confirm_within,
+        rated=rated,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
     games_open(games=[(match, 1)])
