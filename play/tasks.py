@@ -17,6 +17,7 @@ from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
 
 from .acting import table_fire_sync, tables_sweep
+from .services import seeks_expire
 
 logger = logging.getLogger(__name__)
 
@@ -54,4 +55,17 @@ def tables_sweep_task(self: Task) -> int:
         return tables_sweep()
     except TRANSIENT_ERRORS as error:
         logger.warning("tables sweep: %s, the next sweep tries again", outage_kind(error) or type(error).__name__)
+        return 0
+
+
+@shared_task(name="play.seeks_expire", **{**_OPTIONS, "autoretry_for": ()})
+def seeks_expire_task(self: Task) -> int:
+    """Expire the lobby's seeks whose players left (the beat runs this every few seconds; not retried, as the
+    tables' sweep: the next one comes soon)."""
+    if not self.request.is_eager:
+        close_old_connections()
+    try:
+        return seeks_expire()
+    except TRANSIENT_ERRORS as error:
+        logger.warning("seeks sweep: %s, the next sweep tries again", outage_kind(error) or type(error).__name__)
         return 0
