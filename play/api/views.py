@@ -106,8 +106,15 @@ class SeekListApi(ApiView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="seeks_list", responses=paginated(SeekOutput), parameters=PAGE_PARAMETERS)
+    @extend_schema(
+        operation_id="seeks_list",
+        responses=paginated(SeekOutput),
+        parameters=PAGE_PARAMETERS,
+        description="Open games whose players are still there, oldest first. A player's own poll of this list "
+        "keeps their open game listed, as their lobby page does.",
+    )
     def get(self, request: Request) -> Response:
+        services.seek_touch(user=request.user)  # a client's poll is its player's presence, as the page's is
         paginator = Pagination()
         page = paginator.paginate_queryset(selectors.seeks_open(), request, view=self)
         return paginator.get_paginated_response([selectors.seek_json(seek) for seek in page or []])
@@ -121,7 +128,8 @@ class SeekListApi(ApiView):
             403: OpenApiResponse(description="Not signed in as a player."),
             409: OpenApiResponse(description="You have a game open in the lobby, or a seat at a live table."),
         },
-        description="Post an open game: listed while your lobby page (`/play/`) polls, expired once it stops.",
+        description="Post an open game: listed while you poll `GET /api/seeks/` or keep the lobby page (`/play/`) "
+        "open, expired once you stop.",
     )
     def post(self, request: Request) -> Response:
         data = SeekInput(data=request.data)

@@ -40,7 +40,7 @@ def seek_fresh_since() -> datetime:
 
 
 def _player(user: AnyUser, doing: str) -> Player:
-    me = user_player(user=user) if signed_in(user) is not None else None
+    me = user_player(user=user)
     if me is None:
         raise NotAllowed(f"Sign in as a player to {doing}.")
     return me

@@ -252,6 +252,17 @@ class TestApi:
         assert client_for(alice.user).post(f"/api/seeks/{body['id']}/cancel/").status_code == 409
         assert anon.get("/api/seeks/").json()["count"] == 0
 
+    def test_a_players_poll_of_the_list_keeps_their_game_listed(
+        self, alice: Player, ben: Player, client_for: Callable[[Any], APIClient]
+    ) -> None:
+        mine, theirs = post(alice), post(ben)
+        long_ago = timezone.now() - timedelta(seconds=5)
+        Seek.objects.update(last_seen=long_ago)
+        assert client_for(alice.user).get("/api/seeks/").status_code == 200
+        mine.refresh_from_db()
+        theirs.refresh_from_db()
+        assert mine.last_seen > long_ago and theirs.last_seen == long_ago
+
     def test_bad_input_and_strangers(
         self, alice: Player, client_for: Callable[[Any], APIClient], anon: APIClient
     ) -> None:

@@ -34,6 +34,7 @@ def test_a_game_posted_is_accepted_and_both_are_sent_to_one_table(alice: Player,
 
     mine = signed_in(alice).get("/play/").content.decode()
     assert "Waiting for an opponent: California, casual" in mine
+    assert 'data-live-region="mine-open"' in mine  # its state in its name: a change redraws the whole page
     assert f'action="/play/seeks/{seek.pk}/cancel/"' in mine and 'data-role="seek-form"' not in mine
     assert f'action="/play/seeks/{seek.pk}/accept/"' not in mine  # not one's own
 
@@ -45,6 +46,7 @@ def test_a_game_posted_is_accepted_and_both_are_sent_to_one_table(alice: Player,
 
     gone = signed_in(alice).get("/play/").content.decode()
     assert f'data-go="/tables/{table.pk}/"' in gone and "ben accepted your game" in gone
+    assert 'data-live-region="mine-taken"' in gone and 'data-role="seek-form"' not in gone
     late = signed_in(carol).post(f"/play/seeks/{seek.pk}/accept/", follow=True)
     assert late.redirect_chain[-1][0] == "/play/"
     assert "This game has been taken" in late.content.decode()
