@@ -2,10 +2,11 @@
 
 A seek lives while its seeker's lobby page keeps polling (`seek_touch`); one
 not seen for `SPEED_SEEK_TTL_SECONDS` is no longer listed or taken, and the
-beat's sweep (`seeks_expire`) marks it expired. Accepting takes the row locks
-of the seek and of the accepter's own open seek, in id order: two accepts of
-one seek make one match and one table, and two players accepting each
-other's seeks at once never wait on each other in a ring.
+beat's sweep (`seeks_expire`) marks it expired. Accepting locks the two
+players' rows, then the seek and the accepter's own open seek, each in id
+order: two accepts of one seek make one match and one table, one player's
+two accepts at once seat them once, and two players accepting each other's
+seeks at once never wait on each other in a ring.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _player(user: AnyUser, doing: str) -> Player:
     return me
 
 
-def live_table_of(*, player: Player) -> Table | None:
+def _live_table_of(*, player: Player) -> Table | None:
     """A live table the player holds a seat at: a match's (any of its four seats) or their practice table."""
     seated = Q(game__isnull=True, created_by_id=player.user_id) if player.user_id is not None else Q(pk__in=[])
     for seat in ("one", "two", "three", "four"):
@@ -55,7 +56,7 @@ def live_table_of(*, player: Player) -> Table | None:
 
 
 def _refuse_if_seated(player: Player, *, who: str) -> None:
-    table = live_table_of(player=player)
+    table = _live_table_of(player=player)
     if table is not None:
         raise Conflict(
             f"{who} at table {table.pk}, still open: finish or leave that game first.",
@@ -112,6 +113,14 @@ def seek_accept(*, seek_id: int, user: AnyUser) -> Seek:
     accepter's own open seek, if any, is withdrawn: they are seated now.
     """
     me = _player(user, "accept a game")
+    seeker_id = Seek.objects.filter(pk=seek_id).values_list("seeker_id", flat=True).first()
+    if seeker_id is None:
+        raise NotFound(f"There is no seek {seek_id}.")
+    # Both players' rows first, in id order: one player's accepts of two seeks at once run one after the
+    # other, so the second sees the table the first made and seats nobody twice. NO KEY: rows that only
+    # refer to a player (a match, a log) are not held up.
+    players = Player.objects.select_for_update(no_key=True).filter(pk__in={seeker_id, me.pk}).order_by("pk")
+    list(players.values_list("pk"))
     locked = list(
         Seek.objects.select_for_update()
         .filter(Q(pk=seek_id) | Q(seeker=me, status=Seek.Status.OPEN))

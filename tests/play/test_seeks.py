@@ -224,6 +224,39 @@ def test_two_accepts_at_once_make_one_match_and_one_table() -> None:
     assert Table.objects.get().seat_users == [seeker.user_id, seek.accepted_by.user_id]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_one_player_accepting_two_games_at_once_is_seated_once() -> None:
+    """Both accepts wait on the accepter's row, held here; released, one seats them and the other is refused."""
+    first, second, accepter = make_player("sal"), make_player("sue"), make_player("ace")
+    seeks = [post(first), post(second)]
+    outcomes: dict[int, object] = {}
+
+    def accept(seek: Seek) -> None:
+        try:
+            outcomes[seek.pk] = seek_accept(seek_id=seek.pk, user=accepter.user).status
+        except BaseException as exc:  # reported to the main thread
+            outcomes[seek.pk] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=accept, args=(seek,)) for seek in seeks]
+    with transaction.atomic():
+        Player.objects.select_for_update(no_key=True).get(pk=accepter.pk)
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while _lock_waiters() < 2:
+            assert time.monotonic() < deadline, f"both accepts never waited for the accepter's row: {outcomes}"
+            time.sleep(0.02)
+    for thread in threads:
+        thread.join(timeout=60)
+    refused = [outcome for outcome in outcomes.values() if isinstance(outcome, Conflict)]
+    taken = [outcome for outcome in outcomes.values() if outcome == Seek.Status.TAKEN]
+    assert len(taken) == 1 and len(refused) == 1, outcomes
+    assert refused[0].message.startswith("You have a seat at table")
+    assert Match.objects.count() == 1 and Table.objects.count() == 1
+
+
 class TestApi:
     def test_post_list_accept_and_cancel(
         self, alice: Player, ben: Player, carol: Player, client_for: Callable[[Any], APIClient], anon: APIClient
