@@ -185,42 +185,53 @@ def _lock_waiters() -> int:
     return int(row[0]) if row else 0
 
 
+def accepts_released_together(hold: Callable[[], object], accepts: list[tuple[int, Player]]) -> dict[int, object]:
+    """Each (seek id, player) accepts in its own thread while `hold` keeps a lock here; once both wait behind it,
+    it is released and they race. Each accept's outcome, by its place in `accepts`: the seek's status, or what
+    was raised."""
+    outcomes: dict[int, object] = {}
+
+    def accept(index: int, seek_id: int, player: Player) -> None:
+        try:
+            outcomes[index] = seek_accept(seek_id=seek_id, user=player.user).status
+        except BaseException as exc:  # reported to the main thread
+            outcomes[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=accept, args=(index, *pair)) for index, pair in enumerate(accepts)]
+    with transaction.atomic():
+        hold()
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 30
+        while _lock_waiters() < len(threads):
+            assert time.monotonic() < deadline, f"the accepts never all waited for the lock held: {outcomes}"
+            time.sleep(0.02)
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def one_taken_one_refused(outcomes: dict[int, object]) -> Conflict:
+    refused = [outcome for outcome in outcomes.values() if isinstance(outcome, Conflict)]
+    taken = [outcome for outcome in outcomes.values() if outcome == Seek.Status.TAKEN]
+    assert len(taken) == 1 and len(refused) == 1, outcomes
+    assert Match.objects.count() == 1 and Table.objects.count() == 1
+    return refused[0]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_accepts_at_once_make_one_match_and_one_table() -> None:
     """Both accepts wait on the seek's lock, held here; released, one seats its player, the other is told."""
     seeker, first, second = make_player("sal"), make_player("fay"), make_player("sid")
     seek = post(seeker)
-    outcomes: dict[str, object] = {}
-
-    def accept(player: Player) -> Callable[[], None]:
-        def run() -> None:
-            try:
-                outcomes[player.handle] = seek_accept(seek_id=seek.pk, user=player.user).status
-            except BaseException as exc:  # reported to the main thread
-                outcomes[player.handle] = exc
-            finally:
-                connections.close_all()
-
-        return run
-
-    threads = [threading.Thread(target=accept(player)) for player in (first, second)]
-    with transaction.atomic():
-        Seek.objects.select_for_update().get(pk=seek.pk)
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while _lock_waiters() < 2:
-            assert time.monotonic() < deadline, f"both accepts never waited for the seek's lock: {outcomes}"
-            time.sleep(0.02)
-    for thread in threads:
-        thread.join(timeout=60)
-    won = [handle for handle, outcome in outcomes.items() if outcome == Seek.Status.TAKEN]
-    lost = [outcome for outcome in outcomes.values() if isinstance(outcome, Conflict)]
-    assert len(won) == 1 and len(lost) == 1, outcomes
-    assert lost[0].message.startswith("This game has been taken")
-    assert Match.objects.count() == 1 and Table.objects.count() == 1
+    outcomes = accepts_released_together(
+        lambda: Seek.objects.select_for_update().get(pk=seek.pk), [(seek.pk, first), (seek.pk, second)]
+    )
+    assert one_taken_one_refused(outcomes).message.startswith("This game has been taken")
     seek.refresh_from_db()
-    assert seek.accepted_by is not None and seek.accepted_by.handle == won[0]
+    assert seek.accepted_by is not None and seek.accepted_by in (first, second)
     assert Table.objects.get().seat_users == [seeker.user_id, seek.accepted_by.user_id]
 
 
@@ -229,32 +240,11 @@ def test_one_player_accepting_two_games_at_once_is_seated_once() -> None:
     """Both accepts wait on the accepter's row, held here; released, one seats them and the other is refused."""
     first, second, accepter = make_player("sal"), make_player("sue"), make_player("ace")
     seeks = [post(first), post(second)]
-    outcomes: dict[int, object] = {}
-
-    def accept(seek: Seek) -> None:
-        try:
-            outcomes[seek.pk] = seek_accept(seek_id=seek.pk, user=accepter.user).status
-        except BaseException as exc:  # reported to the main thread
-            outcomes[seek.pk] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=accept, args=(seek,)) for seek in seeks]
-    with transaction.atomic():
-        Player.objects.select_for_update(no_key=True).get(pk=accepter.pk)
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 30
-        while _lock_waiters() < 2:
-            assert time.monotonic() < deadline, f"both accepts never waited for the accepter's row: {outcomes}"
-            time.sleep(0.02)
-    for thread in threads:
-        thread.join(timeout=60)
-    refused = [outcome for outcome in outcomes.values() if isinstance(outcome, Conflict)]
-    taken = [outcome for outcome in outcomes.values() if outcome == Seek.Status.TAKEN]
-    assert len(taken) == 1 and len(refused) == 1, outcomes
-    assert refused[0].message.startswith("You have a seat at table")
-    assert Match.objects.count() == 1 and Table.objects.count() == 1
+    outcomes = accepts_released_together(
+        lambda: Player.objects.select_for_update(no_key=True).get(pk=accepter.pk),
+        [(seek.pk, accepter) for seek in seeks],
+    )
+    assert one_taken_one_refused(outcomes).message.startswith("You have a seat at table")
 
 
 class TestApi:
