@@ -80,6 +80,8 @@ class Match(models.Model):
     confirmation = models.CharField(max_length=10, choices=Confirmation.choices, default=Confirmation.OPPONENT)
     # Seconds an unconfirmed result waits before it stands (a "lapse"); None: it never lapses.
     confirm_within = models.PositiveIntegerField(null=True, blank=True)
+    # Whether its result moves ratings: every match does, but a casual game of the lobby.
+    rated = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -153,3 +153,47 @@ class TableBotLease(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id}: bots run by {self.owner or 'nobody'}"
+
+
+class Seek(models.Model):
+    """A player's open game in the lobby: the first other player to accept it sits at a table with them.
+
+    Listed while its seeker's lobby page keeps `last_seen` fresh; one left
+    unrefreshed (the seeker left) is expired by the beat's sweep. Accepting
+    locks the row, so two accepts at once make one match and one table.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        TAKEN = "taken", "Taken"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
+
+    seeker = models.ForeignKey("matches.Player", on_delete=models.CASCADE, related_name="seeks")
+    # A preset of two seats, as a practice table names one.
+    ruleset_name = models.CharField(max_length=40)
+    # A rated game's result moves ratings; a casual one's does not (its match is not rated).
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When the seeker's lobby page last polled: a seek not seen for SPEED_SEEK_TTL_SECONDS is gone.
+    last_seen = models.DateTimeField()
+    # When it stopped being open, and what it made once taken.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        "matches.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seeker"], condition=models.Q(status="open"), name="play_one_open_seek_per_player"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "last_seen"], name="play_seek_open_seen")]
+
+    def __str__(self) -> str:
+        return f"Seek {self.pk} by {self.seeker_id} ({self.status})"

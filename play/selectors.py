@@ -8,14 +8,20 @@ and the salt and result once the game is over. Nothing else ever leaves.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 from core.errors import NotFound
+from matches.models import Player
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 
-from .models import Table
-from .services.live import live_game_build, now_ms
+from .models import Seek, Table, TableEvent
+from .services.live import live_game_build, live_game_replay, now_ms
+from .services.seeks import seek_fresh_since
 from .timers import away_entries, claim_ms
 
 _SETTINGS_SHOWN = ("collision_ms", "stall_ms", "abandon_ms")
@@ -160,3 +166,81 @@ def table_state(*, table: Table, seat: int | None, game: Judge | None = None) ->
         "result": table.result if over else None,
         "log": table_log_url(table) if over else None,
     }
+
+
+# The lobby: open seeks and live tables to watch.
+
+
+def seeks_open() -> QuerySet[Seek]:
+    """The lobby's open seeks whose players are still there, oldest first (the first come is first served)."""
+    return (
+        Seek.objects.filter(status=Seek.Status.OPEN, last_seen__gte=seek_fresh_since())
+        .select_related("seeker")
+        .order_by("created_at", "id")
+    )
+
+
+def seek_json(seek: Seek) -> dict[str, Any]:
+    """A seek as `/api/seeks/` answers it."""
+    return {
+        "id": seek.pk,
+        "seeker": seek.seeker.handle,
+        "ruleset": seek.ruleset_name,
+        "rated": seek.rated,
+        "status": seek.status,
+        "created_at": seek.created_at,
+        "match": seek.match_id,
+        "table": seek.table_id,
+        "page": f"/tables/{seek.table_id}/" if seek.table_id is not None else None,
+    }
+
+
+def seek_of_player(*, player: Player) -> Seek | None:
+    """The player's seek the lobby shows them: their open one, or one taken whose table is still live (one query)."""
+    mine = Seek.objects.filter(seeker=player).select_related("seeker")
+    open_seek = mine.filter(status=Seek.Status.OPEN, last_seen__gte=seek_fresh_since())
+    taken = mine.filter(status=Seek.Status.TAKEN, table__status__in=Table.LIVE)
+    return (open_seek | taken).order_by("-id").first()
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """A live table as the lobby lists it: who sits where and how many cards each seat has left."""
+
+    id: int
+    status: str
+    ruleset_name: str
+    players: list[str]
+    cards_left: list[int]
+    practice: bool
+
+    @property
+    def seats(self) -> list[tuple[str, int]]:
+        """Each seat's player and cards left, in seat order."""
+        return list(zip(self.players, self.cards_left, strict=True))
+
+
+def live_tables(*, limit: int) -> list[LiveTable]:
+    """The newest live tables, at most `limit`, each seat's cards left replayed from its events (two queries)."""
+    tables = list(Table.objects.filter(status__in=Table.LIVE).order_by("-id")[:limit])
+    events: dict[int, list[Any]] = defaultdict(list)
+    rows = TableEvent.objects.filter(table_id__in=[table.pk for table in tables]).order_by("table_id", "index")
+    counts = {table.pk: table.event_count for table in tables}
+    for table_id, index, data in rows.values_list("table_id", "index", "data"):
+        if index < counts[table_id]:
+            events[table_id].append(data)
+    listed = []
+    for table in tables:
+        state = live_game_replay(table, events[table.pk]).state
+        cards = [len(hand) + len(state.seat_draws[seat]) for seat, hand in enumerate(state.hands)]
+        listed.append(
+            LiveTable(
+                id=table.pk,
+                status=table.status,
+                ruleset_name=table.ruleset_name,
+                players=list(table.players),
+                cards_left=cards,
+                practice=table.game_id is None,
+            )
+        )
+    return listed

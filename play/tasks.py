@@ -1,6 +1,7 @@
-"""Celery tasks of the tables: a timer due now, and the beat's sweep of every overdue one (amendment L1).
+"""Celery tasks of the tables: a timer due now, the beat's sweep of every overdue one (amendment L1), and
+the beat's sweep of the lobby's seeks whose players left.
 
-Both call the one path a socket process takes (`play.acting.table_fire`):
+The tables' two call the one path a socket process takes (`play.acting.table_fire`):
 the referee's tick under the table row's lock, then the states and the
 nudge to every connection. A tick is idempotent, so a timer fired by a task,
 the sweep and a socket process at once records one event.
@@ -9,6 +10,7 @@ the sweep and a socket process at once records one event.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from celery import Task, shared_task
 from django.db import close_old_connections
@@ -17,6 +19,7 @@ from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
 
 from .acting import table_fire_sync, tables_sweep
+from .services import seeks_expire
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +43,17 @@ def table_fire_task(self: Task, table_id: int) -> None:
     table_fire_sync(table_id)
 
 
+def _sweep(task: Task, name: str, sweep: Callable[[], int]) -> int:
+    """Run a beat's sweep once; one the database or Redis failed is not retried (see `tables_sweep_task`)."""
+    if not task.request.is_eager:
+        close_old_connections()
+    try:
+        return sweep()
+    except TRANSIENT_ERRORS as error:
+        logger.warning("%s: %s, the next sweep tries again", name, outage_kind(error) or type(error).__name__)
+        return 0
+
+
 @shared_task(name="play.tables_sweep", **{**_OPTIONS, "autoretry_for": ()})
 def tables_sweep_task(self: Task) -> int:
     """Fire every overdue timer and notice every silent seat (the beat runs this every few seconds).
@@ -48,10 +62,10 @@ def tables_sweep_task(self: Task) -> int:
     SPEED_TABLE_SWEEP_EVERY_SECONDS anyway, and the retries of every sweep an outage failed would
     all run at once when it ends, each firing every table due.
     """
-    if not self.request.is_eager:
-        close_old_connections()
-    try:
-        return tables_sweep()
-    except TRANSIENT_ERRORS as error:
-        logger.warning("tables sweep: %s, the next sweep tries again", outage_kind(error) or type(error).__name__)
-        return 0
+    return _sweep(self, "tables sweep", tables_sweep)
+
+
+@shared_task(name="play.seeks_expire", **{**_OPTIONS, "autoretry_for": ()})
+def seeks_expire_task(self: Task) -> int:
+    """Expire the lobby's seeks whose players left the lobby (the beat runs this every few seconds)."""
+    return _sweep(self, "seeks sweep", seeks_expire)

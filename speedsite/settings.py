@@ -423,6 +423,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matches.challenges_expire",
         "schedule": float(os.environ.get("SPEED_CHALLENGE_SWEEP_EVERY_SECONDS", "300")),
     },
+    # A lobby seek whose player's page stopped polling (they left) is expired here, not by any page.
+    "expire-stale-seeks": {
+        "task": "play.seeks_expire",
+        "schedule": float(os.environ.get("SPEED_SEEK_SWEEP_EVERY_SECONDS", "5")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -542,6 +547,9 @@ SPEED_TABLE_SOCKETS_PER_ADDRESS = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_AD
 SPEED_TABLE_RECEIVE_QUEUE = int(
     os.environ.get("SPEED_TABLE_RECEIVE_QUEUE", str(max(32, 2 * SPEED_TABLE_MESSAGE_BURST)))
 )
+# A lobby seek not refreshed by its player's lobby page for this long is no longer listed or taken, and
+# the beat expires it. Longer than a background tab's throttled poll, so a seek in a hidden tab stays.
+SPEED_SEEK_TTL_SECONDS = int(os.environ.get("SPEED_SEEK_TTL_SECONDS", "90"))
 # Practice tables one user may create (POST /api/tables/ and the /play/ page together), a DRF rate.
 SPEED_PRACTICE_TABLES_RATE_PER_USER = os.environ.get("SPEED_PRACTICE_TABLES_RATE_PER_USER", "10/min")
 # What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on

@@ -421,8 +421,11 @@ RatingPoint = tuple[Any, int]
 
 
 def counting_matches() -> QuerySet[Match]:
-    """The results ratings count: finished matches (not in progress, not annulled), in rating order."""
-    return Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False).order_by(*RATING_ORDER)
+    """The results ratings count: finished rated matches (not in progress, not annulled, not casual), in rating
+    order."""
+    return Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False, rated=True).order_by(
+        *RATING_ORDER
+    )
 
 
 def from_point(point: RatingPoint, *, prefix: str = "") -> Q:

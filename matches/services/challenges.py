@@ -189,7 +189,8 @@ def challenge_accept(*, challenge_id: int, user: AnyUser) -> Challenge:
         first_to=challenge.series_length if challenge.series == Match.Series.FIRST_TO else None,
         time_limit_ms=challenge.time_limit_ms,
         created_by=user,
-        from_challenge=True,
+        agreed=True,
+        rated=False,
     )
     _answered(challenge, Challenge.Status.ACCEPTED, match)
     _tell_challenger(

@@ -178,11 +178,11 @@ def match_settings_resolve(
     )
 
 
-def creator_check(*, created_by: AnyUser, seated: Sequence[Player], from_challenge: bool = False) -> None:
-    """Organisers (and the site itself: no user) create matches; a player only through a challenge they play in."""
+def creator_check(*, created_by: AnyUser, seated: Sequence[Player], agreed: bool = False) -> None:
+    """Organisers (and the site itself: no user) create matches; a player only one agreed to, that they play in."""
     if created_by is None or user_is_organiser(user=created_by):
         return
-    if not from_challenge:
+    if not agreed:
         raise NotAllowed(
             "Players do not create matches: challenge the other player (POST /api/challenges/, or "
             "“Challenge” on their page), and the match is made when they accept. Organisers create matches.",
@@ -190,7 +190,7 @@ def creator_check(*, created_by: AnyUser, seated: Sequence[Player], from_challen
         )
     me = user_player(user=created_by)
     if me is None or all(me.pk != player.pk for player in seated):
-        raise NotAllowed("A challenge makes a match its players play in.", extra={"field": "players"})
+        raise NotAllowed("An agreed match is one its players play in.", extra={"field": "players"})
 
 
 @transaction.atomic
@@ -205,18 +205,21 @@ def match_create(
     confirm_within: int | None = None,
     points_per_place: object = None,
     time_limit_ms: int | None = None,
-    from_challenge: bool = False,
+    agreed: bool = False,
+    rated: bool = True,
 ) -> Match:
     """A match between two to four players (in seat order), with its first game open.
 
     The ruleset's `players` must equal the number of players. Organisers
-    create any match; a player's match comes from a challenge the other player
-    accepted (`from_challenge`, passed by `challenge_accept` only), so nobody is
-    reported against without their yes. A match made on its own always needs
-    the other players' word and never lapses: one player alone can never finish
-    it. A tournament passes its own `confirmation` and `confirm_within` (seconds
-    before an unconfirmed result stands). A table of three or four scores its
-    series by `points_per_place`; `time_limit_ms` makes every game a timed round.
+    create any match; a player's match comes from both players' yes: a challenge
+    the other accepted or a lobby seek the other took (`agreed`, passed by
+    `challenge_accept` and `seek_accept` only), so nobody is reported against
+    without their word. A match made on its own always needs the other players'
+    word and never lapses: one player alone can never finish it. A tournament
+    passes its own `confirmation` and `confirm_within` (seconds before an
+    unconfirmed result stands). A table of three or four scores its series by
+    `points_per_place`; `time_limit_ms` makes every game a timed round. A match
+    not `rated` (a casual game) moves nobody's rating.
     """
     if not 2 <= len(players) <= 4 or len({handle.lower() for handle in players}) != len(players):
         raise Invalid("A match needs two to four different player handles.", extra={"field": "players"})
@@ -228,7 +231,7 @@ def match_create(
             extra={"field": "players"},
         )
     seated = [found[handle.lower()] for handle in players]
-    creator_check(created_by=created_by, seated=seated, from_challenge=from_challenge)
+    creator_check(created_by=created_by, seated=seated, agreed=agreed)
     settings = match_settings_resolve(
         seats=len(seated),
         ruleset=ruleset,
@@ -252,6 +255,7 @@ def match_create(
         series_length=settings.series_length,
         confirmation=confirmation,
         confirm_within=confirm_within,
+        rated=rated,
         created_by=created_by if created_by is not None and created_by.is_authenticated else None,
     )
     games_open(games=[(match, 1)])

@@ -28,3 +28,22 @@ class PracticeInput(StrictInput):
         max_length=3,
         help_text="One level per other seat of the ruleset.",
     )
+
+
+class SeekInput(StrictInput):
+    ruleset = StrictCharField(
+        max_length=40, help_text="A preset a table plays with two seats (speed, california, ...)."
+    )
+    rated = serializers.BooleanField(help_text="A rated game's result moves both ratings; a casual one's does not.")
+
+
+class SeekOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    seeker = serializers.CharField(help_text="The handle of the player who posted it.")
+    ruleset = serializers.CharField(help_text="The preset it is played with.")
+    rated = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["open", "taken", "cancelled", "expired"])
+    created_at = serializers.DateTimeField()
+    match = serializers.IntegerField(allow_null=True, help_text="Once taken: the one-game match it made.")
+    table = serializers.IntegerField(allow_null=True, help_text="Once taken: the table both players sit at.")
+    page = serializers.CharField(allow_null=True, help_text="Once taken: the table's page on the site.")

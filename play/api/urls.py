@@ -9,4 +9,7 @@ urlpatterns = [
     path("tables/<int:table_id>/log/", views.TableLogApi.as_view(), name="table-log"),
     path("tables/<int:table_id>/log/document/", views.TableLogDocumentApi.as_view(), name="table-log-document"),
     path("tables/<int:table_id>/steps/compact/", views.TableStepsApi.as_view(), name="table-steps-compact"),
+    path("seeks/", views.SeekListApi.as_view(), name="seek-list"),
+    path("seeks/<int:seek_id>/accept/", views.SeekAcceptApi.as_view(), name="seek-accept"),
+    path("seeks/<int:seek_id>/cancel/", views.SeekCancelApi.as_view(), name="seek-cancel"),
 ]

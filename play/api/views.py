@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api_strict import ApiView
+from core.pagination import PAGE_PARAMETERS, Pagination, paginated
 from core.throttles import PracticeTablesThrottle
 from replays.api.serializers import CompactStepsOutput, LogOutput
 from replays.api.views import (
@@ -21,7 +22,7 @@ from replays.api.views import (
 )
 
 from .. import selectors, services
-from .serializers import PracticeInput, TableOutput
+from .serializers import PracticeInput, SeekInput, SeekOutput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -87,3 +88,80 @@ class TableStepsApi(ApiView):
     @extend_schema(operation_id="table_steps_compact", parameters=CHUNK_PARAMETERS, responses=CompactStepsOutput)
     def get(self, request: Request, table_id: int) -> Response:
         return log_compact_chunk_response(request, selectors.table_log_id(table_id=table_id))
+
+
+class SeekListApi(ApiView):
+    """The lobby's open games (anyone), and posting one (a signed-in player)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="seeks_list",
+        responses=paginated(SeekOutput),
+        parameters=PAGE_PARAMETERS,
+        description="Open games whose players are still there, oldest first. A player's own poll of this list "
+        "keeps their open game listed, as their lobby page does.",
+    )
+    def get(self, request: Request) -> Response:
+        services.seek_touch(user=request.user)  # a client's poll is its player's presence, as the page's is
+        paginator = Pagination()
+        page = paginator.paginate_queryset(selectors.seeks_open(), request, view=self)
+        return paginator.get_paginated_response([selectors.seek_json(seek) for seek in page or []])
+
+    @extend_schema(
+        operation_id="seek_create",
+        request=SeekInput,
+        responses={
+            201: SeekOutput,
+            400: OpenApiResponse(description="Not a preset a table plays with two seats."),
+            403: OpenApiResponse(description="Not signed in as a player."),
+            409: OpenApiResponse(description="You have a game open in the lobby, or a seat at a live table."),
+        },
+        description="Post an open game: listed while you poll `GET /api/seeks/` or keep the lobby page (`/play/`) "
+        "open, expired once you stop.",
+    )
+    def post(self, request: Request) -> Response:
+        data = SeekInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        seek = services.seek_create(user=request.user, **data.validated_data)
+        return Response(selectors.seek_json(seek), status=status.HTTP_201_CREATED)
+
+
+class SeekAcceptApi(ApiView):
+    """Accept an open game: a one-game match and its table; its `page` is where both players go."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="seek_accept",
+        request=None,
+        responses={
+            200: SeekOutput,
+            400: OpenApiResponse(description="Your own game."),
+            403: OpenApiResponse(description="Not signed in as a player."),
+            409: OpenApiResponse(
+                description="The game has been taken (another accepted first) or is gone (its player left), or "
+                "either player has a seat at a live table."
+            ),
+        },
+    )
+    def post(self, request: Request, seek_id: int) -> Response:
+        return Response(selectors.seek_json(services.seek_accept(seek_id=seek_id, user=request.user)))
+
+
+class SeekCancelApi(ApiView):
+    """Withdraw your open game (one cancelled or expired already is answered as it is)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="seek_cancel",
+        request=None,
+        responses={
+            200: SeekOutput,
+            403: OpenApiResponse(description="Not your game."),
+            409: OpenApiResponse(description="It has been taken: go to its table."),
+        },
+    )
+    def post(self, request: Request, seek_id: int) -> Response:
+        return Response(selectors.seek_json(services.seek_cancel(seek_id=seek_id, user=request.user)))

@@ -1,8 +1,9 @@
-"""The play services: opening tables, the referee's intents and timers, the end of a game."""
+"""The play services: opening tables, the referee's intents and timers, the end of a game, the lobby's seeks."""
 
 from .finish import table_document, table_finish
 from .live import live_game_build, now_ms
 from .referee import Refusal, Reply, table_intent, table_tick
+from .seeks import seek_accept, seek_cancel, seek_create, seek_rulesets, seek_touch, seeks_expire
 from .tables import deck_proof, practice_rulesets, table_open_for_game, table_practice_create
 
 __all__ = [
@@ -12,6 +13,12 @@ __all__ = [
     "live_game_build",
     "now_ms",
     "practice_rulesets",
+    "seek_accept",
+    "seek_cancel",
+    "seek_create",
+    "seek_rulesets",
+    "seek_touch",
+    "seeks_expire",
     "table_document",
     "table_finish",
     "table_intent",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 
@@ -51,16 +53,22 @@ def live_game_build(table: Table, *, take: bool = False) -> Judge:
     entry = cache.pop(table.pk) if take else cache.get(table.pk)
     if entry is not None and entry[0] == table.v:
         return entry[1]
-    game = Judge(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
     events = (
         TableEvent.objects.filter(table_id=table.pk, index__lt=table.event_count)
         .order_by("index")
         .values_list("data", flat=True)
     )
-    for raw in events:
-        game.push(raw)
+    game = live_game_replay(table, events)
     if not take:
         live_game_keep(table.pk, table.v, game)
+    return game
+
+
+def live_game_replay(table: Table, events: Iterable[Any]) -> Judge:
+    """The table's game after these of its stored events, in order (a reader that loaded them itself)."""
+    game = Judge(ruleset_from_json(table.ruleset), tuple(table.players), list(table.deck))
+    for raw in events:
+        game.push(raw)
     return game
 
 

@@ -48,7 +48,9 @@
     var url = live.getAttribute("data-live-url");
     var every = Number(live.getAttribute("data-live-every") || 4000);
     var etag = null;
-    var version = null;
+    // The version the page was made at, when it says (else the first poll's): a change between the
+    // page and its first poll is not missed.
+    var version = live.getAttribute("data-live-version");
     var busy = false;
 
     var typing = function (region) {
@@ -92,7 +94,8 @@
     };
 
     var poll = function () {
-      if (busy || document.hidden) return;
+      // A page whose poll is its reader's presence (the lobby's open game) keeps polling when hidden.
+      if (busy || (document.hidden && !live.hasAttribute("data-live-while-hidden"))) return;
       busy = true;
       var headers = etag ? { "If-None-Match": etag } : {};
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })

@@ -91,7 +91,8 @@ def matches_attach(tournament: Tournament, pairings: Iterable[TournamentMatch], 
         confirmation=tournament.confirmation,
         confirm_within=tournament.confirm_within,
         time_limit_ms=tournament.time_limit_ms,
-        **series,
+        best_of=series.get("best_of"),
+        first_to=series.get("first_to"),
     )
     for pairing, match in zip(pairs, matches, strict=True):
         pairing.match = match

@@ -1,7 +1,7 @@
 """Glicko-2 ratings: a function of the ordered counting results, one rating period per match.
 
-The counting results are the finished matches (never those in progress or
-annulled) in rating order: when each was decided, then its id
+The counting results are the finished rated matches (never those in progress,
+annulled or casual) in rating order: when each was decided, then its id
 (`selectors.counting_matches`). A match decided now is normally the last in
 that order, so `ratings_record_match` rates it on top of the stored ratings.
 When it is not (a correction turned a result round or annulled matches, or
@@ -71,8 +71,8 @@ def ratings_record_locked(*, match: Match) -> None:
     If any of its players already has a rating change for a match later in
     the rating order, the ratings are replayed from this match instead.
     """
-    if match.status != Match.Status.FINISHED or match.finished_at is None:
-        return
+    if match.status != Match.Status.FINISHED or match.finished_at is None or not match.rated:
+        return  # a casual match counts for nothing, as `selectors.counting_matches` leaves it out
     players = match.player_ids
     default = Rating()
     PlayerRating.objects.bulk_create(

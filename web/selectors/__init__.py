@@ -16,6 +16,6 @@ and drawing (names in words, a bracket's layout, both cached), never the other w
 - `logs`: logs for their pages and replays, what a user may submit for;
 - `players`: the players' pages; `mine`: a signed-in player's own page and what waits on them;
 - `desk`: the organiser's queue and the navigation's count of what waits on organisers;
-- `live`: the versions live pages poll; `tokens`: the API token page's token; `entry`: a tournament's entry rules and round times on its page;
+- `lobby`: the play page's open games and live tables; `live`: the versions live pages poll; `tokens`: the API token page's token; `entry`: a tournament's entry rules and round times on its page;
 - `calendars`: round times and what a player's feed lists; `exports`: a tournament's CSV and logs.
 """

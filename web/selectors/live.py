@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db.models import F, Func, Max, QuerySet, Subquery, TextField, Value
+from django.db.models import Count, F, Func, Max, QuerySet, Subquery, Sum, TextField, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 
 from matches.models import Match, ResultChange
+from play.models import Seek, Table
 from replays.models import MatchLog
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 
@@ -82,3 +83,12 @@ def live_version_site() -> str:
     tournaments = Tournament.objects.aggregate(last=Max("id"), started=Max("started_at"), finished=Max("finished_at"))
     called = TournamentMatch.objects.aggregate(last=Max("underway_at"))
     return _digest(changes, logs, tournaments, called)
+
+
+def live_version_lobby() -> str:
+    """Changes when a seek is posted or closed, and with every live table's moves (two queries)."""
+    seeks = Seek.objects.aggregate(last=Max("id"), closed=Max("closed_at"))
+    tables = Table.objects.filter(status__in=Table.LIVE).aggregate(
+        count=Count("id"), last=Max("id"), events=Sum("event_count"), started=Max("countdown_at")
+    )
+    return _digest(seeks, tables)

@@ -7,6 +7,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
 from core.numbers import NumberError, whole_number
+from play.services import seek_touch
 from web.selectors import live as live_reads
 
 #: A row id as the database holds one (a 64-bit integer).
@@ -22,12 +23,16 @@ def _id(request: HttpRequest, name: str) -> int | None:
 
 
 def live_version(request: HttpRequest) -> HttpResponseBase:
-    """What a live page polls: `?tournament=ID`, `?match=ID`, or nothing (the whole site).
+    """What a live page polls: `?tournament=ID`, `?match=ID`, `?lobby` or nothing (the whole site).
 
-    A tiny JSON answer with an ETag: an unchanged version costs the poller a 304 and no body.
+    A tiny JSON answer with an ETag: an unchanged version costs the poller a 304 and no body. The
+    lobby's poll is also its player's presence: it keeps their open seek listed.
     """
     tournament, match = _id(request, "tournament"), _id(request, "match")
-    if tournament is not None:
+    if "lobby" in request.GET:
+        seek_touch(user=request.user)
+        version = live_reads.live_version_lobby()
+    elif tournament is not None:
         version = live_reads.live_version_tournament(tournament_id=tournament)
     elif match is not None:
         version = live_reads.live_version_match(match_id=match)

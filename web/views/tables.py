@@ -1,4 +1,4 @@
-"""Play at a table: the table page, opening a match game's table, and practice against bots (thin views).
+"""Play at a table: the table page and opening a match game's table (thin views; the lobby is `lobby.py`).
 
 The page itself is static: everything live comes over the table's socket
 (speed-table/1), drawn by static/js/table.js.
@@ -14,12 +14,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ApplicationError
-from core.throttles import PracticeTablesThrottle
 from matches.selectors import game_get
-from play.services import table_open_for_game, table_practice_create
-from web.forms.tables import PracticeForm
+from play.services import table_open_for_game
 from web.selectors.tables import table_for_page
-from web.views.rate_limits import in_words, over_limit, retry_after
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -59,26 +56,3 @@ def game_table(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("web:my_matches")
         return redirect("web:match_detail", match_id=game.match_id)
     return redirect("web:table", table_id=table.pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def play(request: HttpRequest) -> HttpResponse:
-    """Practice against bots: a ruleset and the bots' level make a practice table, and the player goes there."""
-    form = PracticeForm(request.POST or None)
-    if request.method == "POST":
-        # The API's budget, shared: the page is no way around POST /api/tables/'s limit.
-        limit = PracticeTablesThrottle()
-        if not limit.allow_request(request, None):
-            form.is_valid()  # the choices stay as sent, with the limit's message above them
-            wait = in_words(retry_after(limit))
-            form.add_error(None, f"You have started many practice tables just now: try again in {wait}.")
-            return over_limit(render(request, "web/play.html", {"form": form}), limit)
-    if request.method == "POST" and form.is_valid():
-        try:
-            table = table_practice_create(user=request.user, ruleset=form.cleaned_data["ruleset"], bots=form.bots())
-        except ApplicationError as exc:
-            messages.error(request, exc.message)
-        else:
-            return redirect("web:table", table_id=table.pk)
-    return render(request, "web/play.html", {"form": form})
