@@ -37,7 +37,7 @@ class SeekInput(StrictInput):
     rated = serializers.BooleanField(help_text="A rated game's result moves both ratings; a casual one's does not.")
 
 
-class SeekOutput(serializers.Serializer):
+class SeekOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
     id = serializers.IntegerField()
     seeker = serializers.CharField(help_text="The handle of the player who posted it.")
     ruleset = serializers.CharField(help_text="The preset it is played with.")

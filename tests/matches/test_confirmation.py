@@ -95,13 +95,10 @@ class TestTheSameDocumentFromBothSides:
 
 class TestOneSideAlone:
     def test_one_players_log_cannot_finish_a_match_or_move_a_rating(self, client_for, alice, ben, capture):
-        """The reported failure: alice's best-of-1 (ben accepted her challenge), and she submits a simulated win;
-        ben did nothing since."""
-        challenged = client_for(alice.user).post("/api/challenges/", {"challenged": "ben", "best_of": 1}, format="json")
-        assert challenged.status_code == 201
-        accepted = client_for(ben.user).post(f"/api/challenges/{challenged.json()['id']}/accept/")
-        assert accepted.status_code == 200
-        match = Match.objects.get(pk=accepted.json()["match"])
+        """The reported failure: alice's rated best-of-1, and she submits a simulated win; ben did nothing since.
+        (A challenge makes a casual match, which moves no rating at all: this one is made rated.)"""
+        match = make_match(alice, ben, best_of=1)
+        assert match.rated
         game = match.games.get()
         assert (
             post_log(

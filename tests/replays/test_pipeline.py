@@ -120,9 +120,11 @@ def test_a_practice_log_is_verified_by_a_worker_after_its_commit(worker):
 
 def test_a_match_played_out_through_the_api(worker, client_for, alice, ben):
     alice_client, ben_client = client_for(alice.user), client_for(ben.user)
-    created = alice_client.post("/api/matches/", {"players": ["alice", "ben"], "best_of": 3}, format="json")
-    assert created.status_code == 201
-    match_id = created.json()["id"]
+    challenged = alice_client.post("/api/challenges/", {"challenged": "ben", "best_of": 3}, format="json")
+    assert challenged.status_code == 201
+    accepted = ben_client.post(f"/api/challenges/{challenged.json()['id']}/accept/")
+    assert accepted.status_code == 200
+    match_id = accepted.json()["match"]
     for round_number, seat in enumerate([1, 0, 0]):
         detail = alice_client.get(f"/api/matches/{match_id}/").json()
         game = detail["games"][-1]

@@ -231,7 +231,15 @@ def test_a_tables_result_is_corrected_through_the_api_by_its_games_places(client
     places = {"k02": 1, "k01": 2, "k03": 3, "k04": 4}
     preview = api(client, "post", url, {"games": [{"game": 1, "places": places}], "dry_run": True})
     assert (preview["old_winner"], preview["new_winner"], preview["applied"]) == ("k01", "k02", False)
-    assert preview["games"] == [{"game": 1, "before": {"k01": 1, "k02": 2, "k03": 3, "k04": 4}, "after": places}]
+    assert preview["games"] == [
+        {
+            "game": 1,
+            "before": {"k01": 1, "k02": 2, "k03": 3, "k04": 4},
+            "after": places,
+            "before_status": "decided",
+            "after_status": "decided",
+        }
+    ]
     assert preview["standing"]["after"]["k02"] == {"points": 3, "firsts": 1}
     assert preview["changes"] == [], "round 2, already seated, stays"
     done = api(client, "post", url, {"games": [{"game": 1, "places": places}], "reason": "misread"})
@@ -239,5 +247,8 @@ def test_a_tables_result_is_corrected_through_the_api_by_its_games_places(client
     row = api(client, "get", f"/api/tournaments/{tournament.pk}/matches/T1-1/")
     assert (row["places"], row["points"]) == ([2, 1, 3, 4], [1, 3, 0, 0])
     history = api(client, "get", f"/api/tournaments/{tournament.pk}/corrections/")["results"]
-    assert history[0]["after"]["games"] == {"1": places} and history[0]["reason"] == "misread"
+    assert (
+        history[0]["after"]["games"] == {"1": {"places": places, "status": "decided"}}
+        and history[0]["reason"] == "misread"
+    )
     assert TournamentMatch.objects.get(tournament=tournament, key="T1-1").winner_id == players[1].pk
