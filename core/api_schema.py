@@ -152,6 +152,21 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
 NON_BLANK_PATTERN = r"[^\s\x1c-\x1f\x85]|\ufeff"
 
 
+def _refine(schema: dict[str, Any], refinement: dict[str, Any]) -> None:
+    """Merge a serializer's refinement into its request schema: each field's keys into its own."""
+    for name, keys in refinement.get("properties", {}).items():
+        schema["properties"][name].update(keys)
+    schema.update({key: value for key, value in refinement.items() if key != "properties"})
+
+
+def exactly_one_of(first: str, second: str) -> dict[str, Any]:
+    """A refinement: of two nullable whole numbers, exactly one is given (the other left out or null).
+
+    `oneOf` counts the branches that hold: "this one is given" holds for one key only.
+    """
+    return {"oneOf": [{"required": [name], "properties": {name: {"type": "integer"}}} for name in (first, second)]}
+
+
 class AutoSchema(SpectacularAutoSchema):
     """drf-spectacular's schema, with the truths it leaves out.
 
@@ -165,6 +180,9 @@ class AutoSchema(SpectacularAutoSchema):
       which promise nothing of the kind.)
     - A `DistinctListField` refuses repeated items: `uniqueItems`.
     - A `StrictInput` refuses a key it does not take: `additionalProperties: false`.
+    - A rule between an input's fields that its services enforce (exactly one of two keys, a
+      list's length that follows a name) is stated by the serializer's `request_schema_refinement()`:
+      JSON Schema merged into its request schema (`properties` field by field).
     """
 
     def _map_serializer_field(self, field: Any, direction: str, bypass_extensions: bool = False) -> dict[str, Any]:
@@ -187,6 +205,9 @@ class AutoSchema(SpectacularAutoSchema):
         schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
         if direction == "request" and isinstance(serializer, StrictInput):
             schema["additionalProperties"] = False
+            refine = getattr(serializer, "request_schema_refinement", None)
+            if refine is not None:
+                _refine(schema, refine())
         optional = set(getattr(serializer, "schema_optional_fields", ()))
         if optional and "required" in schema:
             schema["required"] = [name for name in schema["required"] if name not in optional]

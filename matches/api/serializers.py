@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from core.api_schema import exactly_one_of
 from core.api_strict import StrictInput
 from core.numbers import WholeNumberSerializerField, column_range
 from matches.models import Game, Match, Player, ResultChange
@@ -108,6 +109,11 @@ class MatchCreateInput(StrictInput):
     time_limit_ms = time_limit_field(
         help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds."
     )
+
+    @classmethod
+    def request_schema_refinement(cls) -> dict[str, Any]:
+        """The series is a best of or a first to: exactly one of them (`series_resolve`)."""
+        return exactly_one_of("best_of", "first_to")
 
 
 class PlaceOutput(serializers.Serializer):
