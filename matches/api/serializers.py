@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api_fields import DistinctListField, NameOrObjectField, StrictCharField
+from core.api_schema import exactly_one_of
 from core.api_strict import StrictInput
 from core.numbers import WholeNumberSerializerField, column_range
 from matches.models import Challenge, Game, Match, Player, ResultChange
@@ -118,6 +119,11 @@ class MatchCreateInput(SeriesInput):
 
 class ChallengeCreateInput(SeriesInput):
     challenged = StrictCharField(max_length=40, help_text="The handle of the player you challenge.")
+
+    @classmethod
+    def request_schema_refinement(cls) -> dict[str, Any]:
+        """The series is a best of or a first to: exactly one of them (`series_resolve`)."""
+        return exactly_one_of("best_of", "first_to")
 
 
 class PlaceOutput(serializers.Serializer):

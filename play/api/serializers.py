@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from rest_framework import serializers
 
 from core.api_fields import StrictCharField
 from core.api_strict import StrictInput
+from speedrules import PRESETS
 
 from ..bots import BOT_LEVELS
+from ..services import practice_rulesets
 
 
 class TableOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
@@ -28,6 +33,30 @@ class PracticeInput(StrictInput):
         max_length=3,
         help_text="One level per other seat of the ruleset.",
     )
+
+    @classmethod
+    def request_schema_refinement(cls) -> dict[str, Any]:
+        """The presets a practice table plays, and as many bots as each seats players but you.
+
+        Each seat count's names are a pattern, not an `enum`: drf-spectacular's enum hook would make
+        every `ruleset` enum of this input one component, the whole list.
+        """
+        names = practice_rulesets()
+        by_seats: dict[int, list[str]] = {}
+        for name in names:
+            by_seats.setdefault(PRESETS[name].players, []).append(name)
+        return {
+            "properties": {"ruleset": {"enum": names}},
+            "oneOf": [
+                {
+                    "properties": {
+                        "ruleset": {"pattern": f"^(?:{'|'.join(re.escape(name) for name in seated)})$"},
+                        "bots": {"minItems": seats - 1, "maxItems": seats - 1},
+                    }
+                }
+                for seats, seated in sorted(by_seats.items())
+            ],
+        }
 
 
 class SeekInput(StrictInput):

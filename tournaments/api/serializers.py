@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.api_fields import NameOrObjectField, StrictCharField
+from core.api_schema import exactly_one_of
 from core.api_strict import StrictInput
 from core.numbers import WholeNumberSerializerField
 from matches.api.serializers import time_limit_field
@@ -171,6 +172,13 @@ class TournamentSettingsInput(StrictInput):
         help_text="Approve each registration as it arrives (past the cap it goes on the waiting list), "
         "as an organiser's approval would, emails included; false: an organiser approves each.",
     )
+
+    @classmethod
+    def request_schema_refinement(cls) -> dict[str, Any]:
+        """Exactly one of best_of and first_to (`series_resolve`); tie-breaks are known metrics, each once."""
+        return exactly_one_of("best_of", "first_to") | {
+            "properties": {"tie_breaks": {"items": {"type": "string", "enum": sorted(METRICS)}, "uniqueItems": True}}
+        }
 
 
 class TournamentCreateInput(TournamentSettingsInput):
