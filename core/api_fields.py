@@ -24,6 +24,16 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)  # type: ignore[no-any-return]
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean and nothing else: DRF's own field also takes 0, 1, "yes" and "on", which the
+    schema (`type: boolean`) refuses, so a client's validator and the server would disagree."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class DistinctListField(serializers.ListField):
     """A list that may not repeat an item: refused with a 400, and `uniqueItems` in the schema (api_schema)."""
 

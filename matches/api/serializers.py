@@ -97,6 +97,11 @@ class SeriesInput(StrictInput):
         help_text="Timed rounds: each game is won on the cards each seat played by this many milliseconds."
     )
 
+    @classmethod
+    def request_schema_refinement(cls) -> dict[str, Any]:
+        """The series is a best of or a first to: exactly one of them (`series_resolve`)."""
+        return exactly_one_of("best_of", "first_to")
+
 
 class MatchCreateInput(SeriesInput):
     players = DistinctListField(
@@ -119,11 +124,6 @@ class MatchCreateInput(SeriesInput):
 
 class ChallengeCreateInput(SeriesInput):
     challenged = StrictCharField(max_length=40, help_text="The handle of the player you challenge.")
-
-    @classmethod
-    def request_schema_refinement(cls) -> dict[str, Any]:
-        """The series is a best of or a first to: exactly one of them (`series_resolve`)."""
-        return exactly_one_of("best_of", "first_to")
 
 
 class PlaceOutput(serializers.Serializer):

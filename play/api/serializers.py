@@ -5,7 +5,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.api_fields import StrictCharField
+from core.api_fields import StrictBooleanField, StrictCharField
 from core.api_strict import StrictInput
 from speedrules import PRESETS
 
@@ -63,7 +63,7 @@ class SeekInput(StrictInput):
     ruleset = StrictCharField(
         max_length=40, help_text="A preset a table plays with two seats (speed, california, ...)."
     )
-    rated = serializers.BooleanField(help_text="A rated game's result moves both ratings; a casual one's does not.")
+    rated = StrictBooleanField(help_text="A rated game's result moves both ratings; a casual one's does not.")
 
 
 class SeekOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only

@@ -100,7 +100,9 @@ def test_a_practice_table_takes_what_its_schema_allows(client_for: Any, body: di
     assert answer.status_code == status, answer.json()
 
 
-@pytest.mark.parametrize("name", ["MatchCreateInput", "TournamentSettingsInput", "TournamentCreateInput"])
+@pytest.mark.parametrize(
+    "name", ["MatchCreateInput", "ChallengeCreateInput", "TournamentSettingsInput", "TournamentCreateInput"]
+)
 def test_a_series_is_exactly_one_of_best_of_and_first_to(name: str) -> None:
     branches = _request_schema(name)["oneOf"]
     assert [branch["required"] for branch in branches] == [["best_of"], ["first_to"]]

@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.api_fields import NameOrObjectField, StrictCharField
+from core.api_fields import NameOrObjectField, StrictBooleanField, StrictCharField
 from core.api_schema import exactly_one_of
 from core.api_strict import StrictInput
 from core.numbers import WholeNumberSerializerField
@@ -166,7 +166,7 @@ class TournamentSettingsInput(StrictInput):
     table_settings = TableSettingsField(
         required=False, default=dict, help_text="Its own times at the tables; left out: the site's."
     )
-    auto_approve = serializers.BooleanField(
+    auto_approve = StrictBooleanField(
         required=False,
         default=False,
         help_text="Approve each registration as it arrives (past the cap it goes on the waiting list), "
@@ -234,7 +234,7 @@ class CorrectedGameInput(StrictInput):
         "match's last game adds the game). "
         "Give `places` for a table's game, `winner` for two players' (the service says which is missing).",
     )
-    void = serializers.BooleanField(
+    void = StrictBooleanField(
         required=False,
         default=False,
         help_text="True when the game did not count (it becomes void); give no `winner` or `places` with it.",
@@ -266,8 +266,8 @@ class CorrectionInput(StrictInput):
         max_length=2000,
         help_text="Why: kept with the correction and in the history of every match it changes.",
     )
-    dry_run = serializers.BooleanField(required=False, default=False, help_text="Only say what would change.")
-    confirm = serializers.BooleanField(
+    dry_run = StrictBooleanField(required=False, default=False, help_text="Only say what would change.")
+    confirm = StrictBooleanField(
         required=False, default=False, help_text="Go ahead even if matches already started or decided are reset."
     )
 
