@@ -124,7 +124,7 @@ def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None =
         settings_override={
             **_table_settings(),
             **tournament_table_settings(match_id=match.pk),
-            "time_limit_ms": match.time_limit_ms,
+            **({} if match.time_limit_ms is None else {"time_limit_ms": match.time_limit_ms}),
         },
     )
     return table, True

@@ -162,3 +162,15 @@ async def _shift_start(table_id: int, by_ms: int) -> None:
         Table.objects.filter(pk=table_id).update(started_at=F("started_at") - by_ms, due_at=F("due_at") - by_ms)
 
     await sync_to_async(shift)()
+
+
+def test_the_demo_seeds_timed_match_opens_its_tables_with_the_limit() -> None:
+    from web.management.commands.seed_demo import TABLES
+
+    timed = [(players, ruleset, options) for players, ruleset, options, _ in TABLES if options.get("time_limit_ms")]
+    assert timed, "the demo seeds a timed match"
+    for players, ruleset, options in timed:
+        people = [make_player(handle) for handle in players]
+        match = match_create(players=list(players), ruleset=ruleset, **options)
+        table, _ = table_open_for_game(game_id=match.games.get(number=1).pk, user=people[0].user)
+        assert table.settings["time_limit_ms"] == options["time_limit_ms"] == match.time_limit_ms
