@@ -22,7 +22,7 @@ from speedrules.cards import CARD_NAMES, EMPTY_PILE
 from .models import Seek, Table, TableEvent
 from .services.live import live_game_build, live_game_replay, now_ms
 from .services.seeks import seek_fresh_since
-from .timers import away_entries, claim_ms
+from .timers import away_entries, claim_ms, time_limit_ms
 
 _SETTINGS_SHOWN = ("collision_ms", "stall_ms", "abandon_ms")
 _HAND_SHOWN = (
@@ -105,7 +105,19 @@ def _ended(table: Table) -> dict[str, Any] | None:
             against = list(table.out)
         else:
             against = []
-    return {"by": by, "seat": seat, "t": ended.get("t"), "against": list(against)}
+    shown = {"by": by, "seat": seat, "t": ended.get("t"), "against": list(against)}
+    if by == "time":  # a timed game's limit: each seat's cards played by it, the score
+        shown["played"] = ended.get("played")
+    return shown
+
+
+def _time_limit(table: Table) -> dict[str, Any] | None:
+    """A timed game's clock on the server's time: its limit, and when the game's clock started and ends."""
+    limit = time_limit_ms(table.settings)
+    if limit is None:
+        return None
+    started = table.started_at
+    return {"limit_ms": limit, "started_at": started, "ends_at": None if started is None else started + limit}
 
 
 def table_state(*, table: Table, seat: int | None, game: Judge | None = None) -> dict[str, Any]:
@@ -158,6 +170,7 @@ def table_state(*, table: Table, seat: int | None, game: Judge | None = None) ->
         # and how a game ended early; new keys for the table page (speed-table/1 clients may ignore them).
         "abortable": table.status in Table.LIVE and not any(event.get("type") == "play" for event in game.events),
         "ended": _ended(table),
+        "time_limit": _time_limit(table),
         "now": now_ms(),
         "ready": list(table.ready),
         "last": _last(game, over),

@@ -4,7 +4,8 @@ speed-table/1 section 3 and amendment L give a table five timers: the
 countdown's end, the stall of a stuck table, the abort of a table that was
 never readied, the abandonment of a table whose every seat in play is away,
 the moment a silent connection stops counting, and (a tournament's choice)
-the forfeit of a player who never sat down. `next_timer` says which
+the forfeit of a player who never sat down, and (a timed match's) the time
+limit, when the game ends on the cards played. `next_timer` says which
 comes first; the referee fires it under the table row's lock, and whoever
 fires it (a socket process, a Celery task, the beat's sweep) fires the same.
 Nothing here reads a database or a clock: the caller passes the table's
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-TimerKind = Literal["start", "stall", "abort", "abandon", "no_show"]
+TimerKind = Literal["start", "stall", "abort", "abandon", "no_show", "time_limit"]
 
 #: Statuses whose clocks run.
 LIVE_STATUSES = ("waiting", "countdown", "playing", "stuck")
@@ -64,6 +65,9 @@ def next_timer(clock: Clock) -> Timer | None:
         timers.append(Timer("start", clock.countdown_at + clock.settings["countdown_ms"]))
     elif clock.status == "stuck" and clock.started_at is not None and clock.stuck_at is not None:
         timers.append(Timer("stall", clock.started_at + clock.stuck_at + clock.settings["stall_ms"]))
+    limit = time_limit_ends(clock)
+    if limit is not None:
+        timers.append(Timer("time_limit", limit))
     if clock.status in ON_STATUSES:
         since = [clock.away[seat] for seat in people_in_play(clock)]
         if since and all(value is not None for value in since):
@@ -71,6 +75,20 @@ def next_timer(clock: Clock) -> Timer | None:
             last = max(value for value in since if value is not None)
             timers.append(Timer("abandon", last + int(clock.settings["abandon_ms"])))
     return min(timers, key=lambda timer: timer.at) if timers else None
+
+
+def time_limit_ms(settings: dict[str, Any]) -> int | None:
+    """A timed match's limit (ms of the game's clock), or None for a race."""
+    limit = settings.get("time_limit_ms")
+    return None if limit is None else int(limit)
+
+
+def time_limit_ends(clock: Clock) -> int | None:
+    """When a running timed game's clock reaches its limit (epoch ms), else None."""
+    limit = time_limit_ms(clock.settings)
+    if limit is None or clock.started_at is None or clock.status not in ("playing", "stuck"):
+        return None
+    return clock.started_at + limit
 
 
 def claim_ms(settings: dict[str, Any]) -> int:

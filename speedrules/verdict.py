@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import add
 from typing import Any, Protocol
 
 from .errors import ErrorCode
 from .events import Play
+from .timed import cards_played_by, plays_by_seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,10 +185,7 @@ class Verdict:
         """
         if self.play_source is None or self.players is None:
             return None
-        times: list[list[int]] = [[] for _seat in self.players]
-        for play in self.play_source.plays():
-            times[play.seat] += [play.t] * len(play.cards)
-        return tuple(map(tuple, times))
+        return plays_by_seat(self.play_source.plays(), len(self.players))
 
     @property
     def valid(self) -> bool:
@@ -199,9 +196,8 @@ class Verdict:
 
         None when the log is not valid.
         """
-        if self.plays_by_seat is None:
-            return None
-        return tuple(bisect_right(times, limit) for times in self.plays_by_seat)
+        times = self.plays_by_seat
+        return None if times is None else cards_played_by(times, limit)
 
     @property
     def deadlock(self) -> bool:

@@ -101,11 +101,11 @@ def _parse_exactly(data: bytes | str) -> Any:
 
 
 #: How a table's game may end before its end (speed-table/1 amendment L3), as its log's `table.ended.by` says.
-ENDED_EARLY = ("resign", "claim", "no_show")
+ENDED_EARLY = ("resign", "claim", "no_show", "time")
 
 
 def _ended_early(document: dict[str, Any]) -> str | None:
-    """A table log's `table.ended.by` ("resign", "claim", "no_show"), or None.
+    """A table log's `table.ended.by` ("resign", "claim", "no_show", "time": a timed game's limit), or None.
 
     Such a game ended before its end by the table's decision (amendment L4):
     its events are checked as any log's, its result is not checked against

@@ -34,12 +34,20 @@ RECORDER = "speed table (speed-table/1)"
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How a game ended before its end: `seat` resigned, or claimed, at the game's `t`; every seat's place."""
+    """How a game ended before its end: `seat` resigned, or claimed, at the game's `t`; every seat's place.
+
+    `by == "time"` is a timed game's limit (no seat): its log is the table's like a finished game's, and
+    verification places the seats on the cards played by the limit, as it places any timed game.
+    """
 
     by: str
-    seat: int
+    seat: int | None
     t: int
     places: list[int]
+
+    @property
+    def forfeit(self) -> bool:
+        return self.by != "time"
 
 
 def table_document(
@@ -68,11 +76,13 @@ def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: E
     if table.game_id is None:
         table.log = log_submit_practice(data=data)
         return
-    provenance = MatchLog.Provenance.TABLE if ending is None else MatchLog.Provenance.FORFEIT
+    forfeit = ending is not None and ending.forfeit
+    provenance = MatchLog.Provenance.FORFEIT if forfeit else MatchLog.Provenance.TABLE
     try:
         with transaction.atomic():  # the log and the forfeit together, or neither
             table.log = log_submit_from_table(game_id=table.game_id, data=data, provenance=provenance)
-            if ending is not None:
+            if ending is not None and ending.forfeit:
+                assert ending.seat is not None
                 game_forfeit(
                     game_id=table.game_id,
                     places=tuple(ending.places),

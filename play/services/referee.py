@@ -21,12 +21,15 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
+from matches.placings import timed_places
 from speedrules import Judge, LogError
 from speedrules.cards import CARD_NAMES
+from speedrules.events import PassedPlays
+from speedrules.timed import cards_played_by, plays_by_seat
 
 from ..messages import Intent
 from ..models import Table, TableEvent, TableRef, TableSeat
-from ..timers import Clock, claimable, next_timer
+from ..timers import Clock, claimable, next_timer, time_limit_ends, time_limit_ms
 from .finish import Ending, table_finish
 from .live import live_game_build, live_game_keep, now_ms, stale_after_ms
 from .schedule import timer_schedule
@@ -187,6 +190,7 @@ def _intent(table: Table, seat: int, intent: Intent) -> Reply:
             TableRef.objects.create(table=table, seat=seat, ref=intent.ref)
         if table.status == Table.Status.OVER:
             raise _Bad("game_over", "The game is over.")
+        _time_up_check(table)
         handler = _HANDLERS[intent.kind]
         return handler(table, seat, intent.fields)  # type: ignore[no-any-return]
     except _Bad as bad:
@@ -290,6 +294,35 @@ def _stall(table: Table, game: Judge, t: int) -> None:
 
 
 # -- ending early (amendment L3) ---------------------------------------------
+
+
+def _time_up_check(table: Table) -> None:
+    """Refuse whatever comes at or past a timed game's limit, ending the game first if no timer has yet."""
+    ends = time_limit_ends(clock_of(table))
+    if ends is None or now_ms() < ends:
+        return
+    game = _time_up(table, ends)
+    bump(table, game, _ENDING_FIELDS)
+    raise _Bad("time_up", "Time is up: the game was won on the cards played by its limit.", changed=True)
+
+
+def _time_up(table: Table, at: int) -> Judge:
+    """End a timed game at its limit: places by cards played by then, then fewer left, no Speed call."""
+    limit = time_limit_ms(table.settings)
+    assert limit is not None
+    game = live_game_build(table, take=True)
+    seats = len(table.players)
+    played = cards_played_by(plays_by_seat(PassedPlays(game.ruleset, game.players, game.events).plays(), seats), limit)
+    left = [game.state.remaining(seat) for seat in range(seats)]
+    places = list(timed_places(played=played, left_at_limit=left, caller=None))
+    result: dict[str, Any] = {"by": "time"}
+    if seats == 2 and places.count(1) == 1:
+        result["winner"] = places.index(1)
+    else:
+        result["places"] = places
+    table.ended = {"by": "time", "seat": None, "t": limit, "at": at, "played": list(played)}
+    table_finish(table=table, game=game, result=result, ending=Ending(by="time", seat=None, t=limit, places=places))
+    return game
 
 
 def _ended(table: Table) -> str:
@@ -468,6 +501,8 @@ def _fire(table: Table, kind: str, at: int) -> Judge | None:
         return None
     if kind == "no_show":
         return _no_show(table)
+    if kind == "time_limit":
+        return _time_up(table, at)
     game = live_game_build(table, take=True)
     if kind == "start":
         table.started_at = at

@@ -120,7 +120,12 @@ def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None =
         user=signed_in(user),
         deck=deck,
         # A tournament's own times (amendment L5) over the site's; a casual match keeps the site's.
-        settings_override={**_table_settings(), **tournament_table_settings(match_id=match.pk)},
+        # A timed match's limit (matches.Match.time_limit_ms): the table ends its games there.
+        settings_override={
+            **_table_settings(),
+            **tournament_table_settings(match_id=match.pk),
+            **({} if match.time_limit_ms is None else {"time_limit_ms": match.time_limit_ms}),
+        },
     )
     return table, True
 

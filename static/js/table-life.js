@@ -169,6 +169,10 @@
       var claimer = actor !== null ? actor : result.winner;
       headline = losers + " left the table: " + seatName(state, claimer) + " claimed the game at " + clock(t) +
         (result.places ? "." : " and won by forfeit.");
+    } else if (by === "time") {
+      var scores = (ended && ended.played) || [];
+      headline = "Time is up at " + clock(t) + ": " + (result.places ? "placed" : seatName(state, result.winner) + " won") +
+        " on the cards played (" + state.players.map(function (name, seat) { return name + " " + (scores[seat] || 0); }).join(", ") + ").";
     } else if (by === "no_show") {
       headline = losers + " did not come to the table in time" + (result.places ? ": the others won by forfeit." : won);
     } else {

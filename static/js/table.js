@@ -587,6 +587,7 @@
     var t = state.t;
     if (t !== null && t !== undefined && inPlay()) t += since;
     $("clock").textContent = clock(t);
+    drawTimeLimit(serverNow());
     var countdown = $("countdown");
     if (state.status === "countdown" && state.starts_in_ms !== null && state.starts_in_ms !== undefined) {
       countdown.hidden = false;
@@ -600,6 +601,26 @@
         : "Nobody can move: the stacks turn over in " + left.toFixed(1) + " s";
     } else {
       countdown.hidden = true;
+    }
+  }
+
+  // A timed match (the state's time_limit): the time left on the server's clock, for seats and spectators alike.
+  function drawTimeLimit(now) {
+    var node = $("time-limit");
+    var limit = state.time_limit;
+    if (!limit) { node.hidden = true; return; }
+    node.hidden = false;
+    var ended = state.ended && state.ended.by === "time";
+    if (ended) {
+      node.dataset.left = "0";
+      node.textContent = "Time is up (" + clock(limit.limit_ms) + ")";
+    } else if (limit.ends_at === null || limit.ends_at === undefined) {
+      node.dataset.left = String(limit.limit_ms);
+      node.textContent = "Timed game: " + clock(limit.limit_ms) + " from the first card";
+    } else {
+      var left = inPlay() ? Math.max(0, limit.ends_at - now) : Math.max(0, limit.ends_at - state.now);
+      node.dataset.left = String(Math.round(left));
+      node.textContent = "Time left " + clock(left);
     }
   }
 
