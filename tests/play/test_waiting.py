@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from matches.models import OutboxEmail, Player
+from matches.selectors import users_with_kind_off
 from matches.services import user_email_set
 from matches.services.notifications import Kind, notification_preferences_set
 from matches.services.outbox import outbox_sweep
@@ -155,6 +156,16 @@ class TestTheEmail:
         assert table_wait_notices_send(now=later(AFTER + 1)) == 0
         notices = TableWaitNotice.objects.filter(user=ben.user)
         assert {n.told for n in notices} == {TableWaitNotice.Told.NONE}
+
+    def test_the_settings_page_offers_the_kind_on_until_turned_off(self, client, ben) -> None:
+        client.force_login(ben.user)
+        page = client.get("/accounts/notifications/").content.decode()
+        assert 'value="table_waiting"' in page and "waiting for me at our match" in page
+        others = [k.value for k in Kind if k != Kind.TABLE_WAITING]
+        client.post("/accounts/notifications/", {"email": "ben@example.org", "kinds": others})
+        assert users_with_kind_off(kind="table_waiting", user_ids=[ben.user_id]) == {ben.user_id}
+        client.post("/accounts/notifications/", {"email": "ben@example.org", "kinds": [*others, "table_waiting"]})
+        assert users_with_kind_off(kind="table_waiting", user_ids=[ben.user_id]) == set()
 
     def test_the_beat_runs_the_sweep(self) -> None:
         celery_app.autodiscover_tasks(force=True)
