@@ -301,6 +301,7 @@ class NotificationPreference(models.Model):
     )
     challenge_received = models.BooleanField(default=True, help_text="A player challenges me to a match")
     challenge_answered = models.BooleanField(default=True, help_text="A player accepts or declines my challenge")
+    table_waiting = models.BooleanField(default=True, help_text="A player is waiting for me at our match's table")
 
     def __str__(self) -> str:
         return f"Notifications of user {self.user_id}"

@@ -9,7 +9,7 @@ from datetime import datetime
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from .models import Challenge, Game, Match, Player, ResultChange, TimeZonePreference
+from .models import Challenge, Game, Match, NotificationPreference, Player, ResultChange, TimeZonePreference
 from .placings import competition_places
 from .series import table_scores
 
@@ -42,6 +42,15 @@ def user_player(*, user: AnyUser) -> Player | None:
     if user is None or not user.is_authenticated:
         return None
     return Player.objects.filter(user_id=user.pk).first()
+
+
+def users_with_kind_off(*, kind: str, user_ids: Iterable[int]) -> set[int]:
+    """Of these users, those who turned this kind of email off (one query; no row: every kind on)."""
+    return set(
+        NotificationPreference.objects.filter(user_id__in=list(user_ids), **{kind: False}).values_list(
+            "user_id", flat=True
+        )
+    )
 
 
 def user_time_zone_name(*, user: AnyUser) -> str | None:

@@ -197,3 +197,55 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"Seek {self.pk} by {self.seeker_id} ({self.status})"
+
+
+class SiteSeen(models.Model):
+    """When a signed-in user last had a page of the site open: written by its live poll, at most every
+    SPEED_SITE_SEEN_WRITE_SECONDS, so that a poll every few seconds costs one write in several.
+
+    What decides whether a player waited for at a table is told on a page (they are seen: the banner
+    reaches them) or by email (they are not).
+    """
+
+    user = models.OneToOneField("auth.User", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"User {self.user_id} seen at {self.seen_at}"
+
+
+class TableWaitNotice(models.Model):
+    """Someone took a seat at a match's table: one row per other player of it, to tell them once.
+
+    Written when the seat is taken (`play.services.waiting`), under the table's lock; the beat's
+    `play.table_wait_notices_send` emails it after a grace if they still have not come and no page
+    of theirs was seen meanwhile; their live poll marks it told on a page when it shows the banner.
+    Unique per table and user: one email per table and opponent, however often seats are retaken.
+    """
+
+    class Told(models.TextChoices):
+        PENDING = "", "Not yet"
+        PAGE = "page", "On a page"
+        EMAIL = "email", "By email"
+        # They came first, the table ended, or they turned this email off: nothing more to tell.
+        NONE = "none", "Not told"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    # The user's own seat, and the handle of who took a seat first (what the email says).
+    seat = models.PositiveSmallIntegerField()
+    waiting_handle = models.CharField(max_length=64)
+    due_at = models.DateTimeField()
+    told = models.CharField(max_length=5, choices=Told.choices, default=Told.PENDING, blank=True)
+    told_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="play_one_wait_notice_per_user")]
+        indexes = [
+            models.Index(fields=["due_at"], condition=models.Q(told=""), name="play_wait_notice_pending"),
+            models.Index(fields=["user", "-table"], name="play_wait_notice_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}: tell user {self.user_id} ({self.told or 'pending'})"

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
-from core.errors import NotFound
+from core.errors import NotAllowed, NotFound
 from matches.models import Player
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 
-from .models import Seek, Table, TableEvent
+from .models import Seek, SiteSeen, Table, TableEvent, TableSeat, TableWaitNotice
 from .services.live import live_game_build, live_game_replay, now_ms
 from .services.seeks import seek_fresh_since
 from .timers import away_entries, claim_ms, time_limit_ms
@@ -257,3 +260,76 @@ def live_tables(*, limit: int) -> list[LiveTable]:
             )
         )
     return listed
+
+
+#: Tables a page's banner names at most ("someone is waiting at your table").
+WAITING_SHOWN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingTable:
+    """A match's table where someone waits for the user: the table, and who (the first seat held)."""
+
+    table_id: int
+    handle: str
+
+
+def tables_waiting_for(*, user_id: int | None) -> list[WaitingTable]:
+    """Live tables where another player of the match holds a seat and the user's own is not taken (one query).
+
+    Read from the user's notices (`TableWaitNotice`, indexed by user), newest table first, a few at most.
+    """
+    if user_id is None:
+        return []
+    held = TableSeat.objects.filter(table_id=OuterRef("table_id"), channel__gt="")
+    rows = (
+        TableWaitNotice.objects.filter(user_id=user_id, table__status__in=Table.LIVE)
+        .annotate(
+            mine=Exists(held.filter(seat=OuterRef("seat"))),
+            other=Subquery(held.exclude(seat=OuterRef("seat")).order_by("seat").values("seat")[:1]),
+        )
+        .filter(mine=False, other__isnull=False)
+        .order_by("-table_id")
+        .values_list("table_id", "other", "table__players")[:WAITING_SHOWN]
+    )
+    return [WaitingTable(table_id, str(players[other])) for table_id, other, players in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """Another seat of a table as its waiting player sees it: there, on the site, told of the wait."""
+
+    seat: int
+    handle: str
+    seated: bool
+    online: bool
+    told: str | None
+
+
+def table_opponents(*, table_id: int, user_id: int | None) -> list[Opponent]:
+    """The other seats of a table, for one of its players (four queries); a stranger is refused."""
+    table = table_get(table_id=table_id)
+    if user_id is None or user_id not in table.seat_users:
+        raise NotAllowed("Only the table's players see whether their opponents are here.")
+    mine = table.seat_users.index(user_id)
+    held = set(TableSeat.objects.filter(table_id=table_id, channel__gt="").values_list("seat", flat=True))
+    others = [user for seat, user in enumerate(table.seat_users) if seat != mine and user is not None]
+    since = timezone.now() - timedelta(seconds=settings.SPEED_SITE_ONLINE_SECONDS)
+    online = set(SiteSeen.objects.filter(user_id__in=others, seen_at__gte=since).values_list("user_id", flat=True))
+    told = dict(
+        TableWaitNotice.objects.filter(table_id=table_id, user_id__in=others)
+        .exclude(told__in=[TableWaitNotice.Told.PENDING, TableWaitNotice.Told.NONE])
+        .values_list("user_id", "told")
+    )
+    return [
+        Opponent(
+            seat=seat,
+            handle=str(table.players[seat]),
+            # A bot is always at its seat.
+            seated=user is None or seat in held,
+            online=user is None or user in online or seat in held,
+            told=told.get(user) if user is not None else None,
+        )
+        for seat, user in enumerate(table.seat_users)
+        if seat != mine
+    ]

@@ -19,7 +19,7 @@ from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
 
 from .acting import table_fire_sync, tables_sweep
-from .services import seeks_expire
+from .services import seeks_expire, table_wait_notices_send
 
 logger = logging.getLogger(__name__)
 
@@ -69,3 +69,9 @@ def tables_sweep_task(self: Task) -> int:
 def seeks_expire_task(self: Task) -> int:
     """Expire the lobby's seeks whose players left the lobby (the beat runs this every few seconds)."""
     return _sweep(self, "seeks sweep", seeks_expire)
+
+
+@shared_task(name="play.table_wait_notices_send", **{**_OPTIONS, "autoretry_for": ()})
+def table_wait_notices_send_task(self: Task) -> int:
+    """Email the players still awaited at a match's table with no page open (the beat runs this often)."""
+    return _sweep(self, "table wait notices", table_wait_notices_send)

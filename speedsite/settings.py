@@ -423,6 +423,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "matches.challenges_expire",
         "schedule": float(os.environ.get("SPEED_CHALLENGE_SWEEP_EVERY_SECONDS", "300")),
     },
+    # A match's player waited for at its table, not there after the grace and with no page open, is
+    # emailed by this sweep (play.services.waiting): the decision never waits on a socket process.
+    "email-waited-for-players": {
+        "task": "play.table_wait_notices_send",
+        "schedule": float(os.environ.get("SPEED_TABLE_WAIT_SWEEP_EVERY_SECONDS", "10")),
+    },
     # A lobby seek whose player's page stopped polling (they left) is expired here, not by any page.
     "expire-stale-seeks": {
         "task": "play.seeks_expire",
@@ -550,6 +556,12 @@ SPEED_TABLE_RECEIVE_QUEUE = int(
 # A lobby seek not refreshed by its player's lobby page for this long is no longer listed or taken, and
 # the beat expires it. Longer than a background tab's throttled poll, so a seek in a hidden tab stays.
 SPEED_SEEK_TTL_SECONDS = int(os.environ.get("SPEED_SEEK_TTL_SECONDS", "90"))
+# "Someone is waiting at your table": emailed this long after the seat was taken, if the player
+# has not come and no page of theirs polled within SPEED_SITE_ONLINE_SECONDS (a page's poll
+# writes its user's last-seen at most every SPEED_SITE_SEEN_WRITE_SECONDS).
+SPEED_TABLE_WAIT_EMAIL_AFTER_SECONDS = int(os.environ.get("SPEED_TABLE_WAIT_EMAIL_AFTER_SECONDS", "30"))
+SPEED_SITE_ONLINE_SECONDS = int(os.environ.get("SPEED_SITE_ONLINE_SECONDS", "60"))
+SPEED_SITE_SEEN_WRITE_SECONDS = int(os.environ.get("SPEED_SITE_SEEN_WRITE_SECONDS", "20"))
 # Practice tables one user may create (POST /api/tables/ and the /play/ page together), a DRF rate.
 SPEED_PRACTICE_TABLES_RATE_PER_USER = os.environ.get("SPEED_PRACTICE_TABLES_RATE_PER_USER", "10/min")
 # What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on

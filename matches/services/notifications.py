@@ -1,6 +1,6 @@
 """Emails that tell a person something waits on them, through the outbox (`outbox`) and Django's email backend.
 
-Seven kinds (`Kind`), each a flag of `NotificationPreference` that its person can
+Eight kinds (`Kind`), each a flag of `NotificationPreference` that its person can
 turn off (no row: all on). The services that make the change call `notify`
 explicitly, inside their transaction, with the text and the users it is for;
 `notify` writes one outbox row per user (one INSERT, in that transaction) and a
@@ -45,6 +45,7 @@ class Kind(StrEnum):
     WAITING_LIST = "waiting_list"
     CHALLENGE_RECEIVED = "challenge_received"
     CHALLENGE_ANSWERED = "challenge_answered"
+    TABLE_WAITING = "table_waiting"
 
 
 def notify(*, kind: Kind, user_ids: Iterable[int | None], subject: str, lines: Sequence[str], path: str) -> None:

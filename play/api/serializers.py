@@ -76,3 +76,17 @@ class SeekOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic i
     match = serializers.IntegerField(allow_null=True, help_text="Once taken: the one-game match it made.")
     table = serializers.IntegerField(allow_null=True, help_text="Once taken: the table both players sit at.")
     page = serializers.CharField(allow_null=True, help_text="Once taken: the table's page on the site.")
+
+
+class OpponentOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
+    """Another seat of the table, as its waiting player sees it."""
+
+    seat = serializers.IntegerField()
+    handle = serializers.CharField()
+    seated = serializers.BooleanField(help_text="Their connection holds their seat now (a bot always does).")
+    online = serializers.BooleanField(help_text="Seated, or a page of theirs polled the site within the last minute.")
+    told = serializers.ChoiceField(
+        choices=["page", "email"],
+        allow_null=True,
+        help_text="How they were told someone waits for them here: their page's banner, an email, or not (yet).",
+    )

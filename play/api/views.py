@@ -22,7 +22,7 @@ from replays.api.views import (
 )
 
 from .. import selectors, services
-from .serializers import PracticeInput, SeekInput, SeekOutput, TableOutput
+from .serializers import OpponentOutput, PracticeInput, SeekInput, SeekOutput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -58,6 +58,25 @@ class TableDetailApi(ApiView):
     @extend_schema(operation_id="table_detail", responses=TableOutput)
     def get(self, request: Request, table_id: int) -> Response:
         return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
+
+
+class TableOpponentsApi(ApiView):
+    """The other seats of a table, for one of its players: seated, on the site, told that you wait."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="table_opponents",
+        responses={
+            200: OpponentOutput(many=True),
+            403: OpenApiResponse(description="Not a player of this table."),
+        },
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        opponents = selectors.table_opponents(table_id=table_id, user_id=request.user.pk)
+        # The table page polls this while it waits: its player is on the site.
+        services.site_seen_touch(user=request.user)
+        return Response(OpponentOutput(opponents, many=True).data)
 
 
 class TableLogApi(ApiView):

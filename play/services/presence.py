@@ -24,6 +24,7 @@ from django.db.models import Q
 from ..models import Table, TableBotLease, TableSeat
 from .live import now_ms, stale_after_ms
 from .referee import Reply, bump, lock
+from .waiting import table_wait_notices_open
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,8 @@ def seat_take(*, table_id: int, seat: int, channel: str) -> Taken:
     row.save(update_fields=["channel", "seen", "away_since"])
     table.away[seat] = None
     bump(table, None, ["away"])
+    # The match's other players learn someone is waiting for them (once per table and player).
+    table_wait_notices_open(table=table, seat=seat)
     return Taken(Reply(None, table.v, changed=True, table=table), replaced if replaced != channel else None)
 
 

@@ -44,8 +44,11 @@
      version is a bodiless 304). When it changes, the page fetches itself and swaps each
      [data-live-region] whose content changed, leaving alone a region where someone is typing. */
   var live = document.querySelector("[data-live-url]");
+  // A page that follows nothing else still follows the tables where someone waits for its reader
+  // (the banner of every page), with the one poll; the table page has its socket instead.
+  if (!live && !document.querySelector("[data-table]")) live = document.querySelector("[data-waiting-url]");
   if (live && window.fetch && window.DOMParser) {
-    var url = live.getAttribute("data-live-url");
+    var url = live.getAttribute("data-live-url") || live.getAttribute("data-waiting-url");
     var every = Number(live.getAttribute("data-live-every") || 4000);
     var etag = null;
     // The version the page was made at, when it says (else the first poll's): a change between the
@@ -69,7 +72,13 @@
               return region.getAttribute("data-live-region");
             }).join(" ");
           };
-          var whole = fresh.querySelector("[data-live-url]");
+          // The navigation's parts outside the live element: its counts, the tables waiting for the reader.
+          ["waiting-count", "tables-waiting"].forEach(function (role) {
+            var now = document.querySelector('[data-role="' + role + '"]');
+            var then = fresh.querySelector('[data-role="' + role + '"]');
+            if (now && then && now.innerHTML !== then.innerHTML) now.innerHTML = then.innerHTML;
+          });
+          var whole = live.hasAttribute("data-live-url") && fresh.querySelector("[data-live-url]");
           if (whole && names(fresh) !== names(document)) {
             // The page changed shape (the tournament started, a section appeared): take all of it.
             live.innerHTML = whole.innerHTML;
@@ -82,11 +91,6 @@
             var next = fresh.querySelector('[data-live-region="' + CSS.escape(name) + '"]');
             if (!next || next.innerHTML === region.innerHTML || typing(region)) return;
             region.innerHTML = next.innerHTML;
-          });
-          ["waiting-count"].forEach(function (role) {
-            var now = document.querySelector('[data-role="' + role + '"]');
-            var then = fresh.querySelector('[data-role="' + role + '"]');
-            if (now && then) now.innerHTML = then.innerHTML;
           });
           markScrollers(document);
           document.dispatchEvent(new CustomEvent("live:updated"));

@@ -63,6 +63,7 @@ NOTIFICATION_CHOICES = [
     ("waiting_list", "My place on a tournament's waiting list changes"),
     ("challenge_received", "A player challenges me to a match"),
     ("challenge_answered", "A player accepts or declines my challenge"),
+    ("table_waiting", "A player is waiting for me at our match's table (and no page of mine is open)"),
 ]
 
 

@@ -10,6 +10,7 @@ from django.db.models.functions import Cast, Coalesce, Concat
 
 from matches.models import Match, ResultChange
 from play.models import Seek, Table
+from play.selectors import WaitingTable
 from replays.models import MatchLog
 from tournaments.models import CorrectionRecord, Entrant, Tournament, TournamentMatch
 
@@ -92,3 +93,8 @@ def live_version_lobby() -> str:
         count=Count("id"), last=Max("id"), events=Sum("event_count"), started=Max("countdown_at")
     )
     return _digest(seeks, tables)
+
+
+def live_version_waiting(waiting: list[WaitingTable]) -> str:
+    """Changes when the tables where someone waits for the reader change (read by the caller: no query)."""
+    return _digest(tuple((row.table_id, row.handle) for row in waiting))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from matches.selectors import AnyUser, user_is_organiser, user_player
+from play.selectors import WaitingTable, tables_waiting_for
 from web.selectors.desk import desk_count
 from web.selectors.mine import waiting_count
 
@@ -35,3 +36,10 @@ class Navigation:
     def desk(self) -> int:
         """What waits on an organiser (disputes, registrations to decide); 0 for others."""
         return desk_count(user=self.user)
+
+    @cached_property
+    def tables_waiting(self) -> list[WaitingTable]:
+        """Match tables where another player sits waiting for the signed-in user (one query; none for others)."""
+        if self.user is None or not self.user.is_authenticated:
+            return []
+        return tables_waiting_for(user_id=self.user.pk)
