@@ -1,5 +1,5 @@
 """Celery tasks of the tables: a timer due now, the beat's sweep of every overdue one (amendment L1), and
-the beat's sweep of the lobby's seeks whose players left.
+the beat's sweeps of the lobby's seeks whose players left and of the offers to play again.
 
 The tables' two call the one path a socket process takes (`play.acting.table_fire`):
 the referee's tick under the table row's lock, then the states and the
@@ -18,7 +18,7 @@ from django.db import close_old_connections
 from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
 
-from .acting import table_fire_sync, tables_sweep
+from .acting import again_sweep, table_fire_sync, tables_sweep
 from .services import seeks_expire
 
 logger = logging.getLogger(__name__)
@@ -69,3 +69,9 @@ def tables_sweep_task(self: Task) -> int:
 def seeks_expire_task(self: Task) -> int:
     """Expire the lobby's seeks whose players left the lobby (the beat runs this every few seconds)."""
     return _sweep(self, "seeks sweep", seeks_expire)
+
+
+@shared_task(name="play.again_expire", **{**_OPTIONS, "autoretry_for": ()})
+def again_expire_task(self: Task) -> int:
+    """Expire the tables' offers to play again nobody answered in time (the beat runs this every few seconds)."""
+    return _sweep(self, "play-again sweep", again_sweep)
