@@ -26,10 +26,11 @@ from play.services import (
     table_tick,
 )
 from play.tasks import again_expire_task
+from replays.tasks import log_verify_task
 from tests.factories import make_match, make_player
 from tests.locks import wait_for_a_lock_waiter
 
-from .conftest import fixed_deck
+from .conftest import driver_move, find_deck, fixed_deck, table_game
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +48,32 @@ def resigned(match: Match, number: int = 1) -> Table:
     over = Table.objects.get(pk=table.pk)
     assert over.status == Table.Status.OVER
     return over
+
+
+def played_out(match: Match) -> Table:
+    """The table of the match's first game played to its won end by the tests' driver, timers fired when due.
+
+    Here the commit never comes (the test's transaction), so the log stays pending, as it is until the
+    workers have verified it: the game is still open."""
+    deck = find_deck(
+        "speed", lambda types, result, deck: result is not None and "winner" in result and len(types) < 300
+    )
+    table, _ = table_open_for_game(game_id=match.games.get(number=1).pk, user=match.players[0].user, deck=deck)
+    for seat in (0, 1):
+        table_intent(table_id=table.pk, seat=seat, intent=Intent("ready", None))
+    for _ in range(1000):
+        now = Table.objects.get(pk=table.pk)
+        if now.status == Table.Status.OVER:
+            return now
+        move = driver_move(table_game(table.pk).state) if now.status == Table.Status.PLAYING else None
+        if move is None:
+            assert now.due_at is not None, now.status
+            table_tick(table_id=table.pk, now=now.due_at)
+            continue
+        seat, card, pile = move
+        play = Intent("play", f"m{now.v}", {"card": card, "pile": pile})
+        assert table_intent(table_id=table.pk, seat=seat, intent=play).refusal is None
+    raise AssertionError("the game did not end")
 
 
 def test_the_end_of_a_match_game_offers_its_players_to_play_again(alice: Player, ben: Player) -> None:
@@ -111,6 +138,24 @@ def test_a_decline_takes_the_offer_away_from_everyone(alice: Player, ben: Player
         again_accept(table_id=table.pk, user=alice.user)
     assert again_decline(table_id=table.pk, user=alice.user).v is None  # declined already: nothing changes
     assert Table.objects.count() == 1
+
+
+def test_everyone_accepting_before_the_result_is_recorded_starts_once_it_is(alice: Player, ben: Player) -> None:
+    match = make_match(alice, ben, best_of=3)
+    table = played_out(match)
+    assert table.log is not None and Game.objects.get(match=match, number=1).status == Game.Status.OPEN
+    again_accept(table_id=table.pk, user=alice.user)
+    both = again_accept(table_id=table.pk, user=ben.user)
+    assert both.offer.status == TableAgain.Status.OPEN and both.table.again is not None
+    assert (both.table.again["offered_by"], both.table.again["table"]) == (["alice", "ben"], None)
+    assert again_expire_task.apply().get() == 0  # still undecided: nothing to open yet
+    log_verify_task.apply(args=[table.log.pk])  # what the workers do after the commit
+    assert Game.objects.get(match=match, number=1).decided_by == Game.DecidedBy.TABLE
+    assert again_expire_task.apply().get() == 1
+    new = TableAgain.objects.get(table=table).next_table
+    assert new is not None and new.game == Game.objects.get(match=match, number=2)
+    shown = Table.objects.get(pk=table.pk).again
+    assert shown is not None and (shown["status"], shown["table"]) == ("started", new.pk)
 
 
 def test_strangers_practice_tables_and_live_tables_are_refused(alice: Player, ben: Player, carol: Player) -> None:
