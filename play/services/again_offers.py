@@ -34,5 +34,5 @@ def again_offer(*, table: Table) -> None:
     if table.game_id is None:
         return
     expires = timezone.now() + timedelta(seconds=settings.SPEED_AGAIN_TTL_SECONDS)
-    offer, _created = TableAgain.objects.get_or_create(table=table, defaults={"expires_at": expires})
+    offer = TableAgain.objects.create(table=table, expires_at=expires)  # a game ends once: one offer a table
     table.again = again_view(table=table, offer=offer)

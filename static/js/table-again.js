@@ -3,8 +3,9 @@
 
    The buttons answer over HTTP (POST /api/tables/{id}/again/, the session's cookie and CSRF token);
    every player's page learns of each answer from the next state the socket brings, and once the new
-   table exists (`again.table`) every page goes to it. The server decides: this file only draws what
-   the state says and sends the click.
+   table exists (`again.table`) every page that saw the offer open goes to it (a page opened on an old
+   table later only links to it). The server decides: this file only draws what the state says and
+   sends the click.
 
    Plain script, no inline code (the site's Content-Security-Policy). */
 (function () {
@@ -22,7 +23,7 @@
     var waiting = state.players.filter(function (name) { return said.indexOf(name) < 0; });
     if (again.status === "declined") return { text: again.declined_by + " declined to play again.", ask: false };
     if (again.status === "expired") return { text: "The offer to play again has expired.", ask: false };
-    if (again.table !== null) return { text: "Everyone said yes: off to the new table…", ask: false };
+    if (again.table !== null) return { text: "Everyone said yes: the new table is open.", ask: false };
     if (!waiting.length) return { text: "Everyone said yes: the new table opens as soon as the result is recorded…", ask: false };
     if (said.indexOf(me) >= 0) return { text: "Waiting for " + joined(waiting) + " to say yes.", ask: false };
     if (said.length) return { text: joined(said) + " would like to play again.", ask: true };
@@ -36,7 +37,9 @@
     var yes = $("again-yes");
     var no = $("again-no");
     var line = $("again-words");
+    var link = $("again-go");
     var leaving = false;
+    var sawOpen = false; // this page saw the offer open: when it starts, the page follows it
 
     function go(tableId) {
       if (leaving) return;
@@ -59,7 +62,7 @@
           yes.hidden = no.hidden = true;
           return;
         }
-        if (reply.body.table !== null) go(reply.body.table);
+        if (reply.body.table !== null && reply.body.table !== undefined) go(reply.body.table);
       }).catch(function () {
         line.textContent = "The answer did not reach the server: try again.";
       }).then(function () { yes.disabled = no.disabled = false; });
@@ -76,7 +79,10 @@
       line.textContent = shown.text;
       yes.hidden = !shown.ask;
       no.hidden = again.status !== "open" || again.table !== null;
-      if (again.table !== null) go(again.table);
+      link.hidden = again.table === null;
+      if (again.table !== null) link.setAttribute("href", "/tables/" + again.table + "/");
+      if (again.status === "open" && again.table === null) sawOpen = true;
+      else if (again.table !== null && sawOpen) go(again.table);
     }
 
     return { draw: draw };

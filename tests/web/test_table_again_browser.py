@@ -62,3 +62,9 @@ def test_both_players_say_play_again_and_land_at_the_next_games_table(
         expect(page.locator("[data-role=link]")).to_have_text("Connected")
         expect(page.locator("[data-table]")).to_have_attribute("data-status", "waiting")
         expect(page.get_by_role("button", name="I'm ready")).to_be_visible()
+
+    # The old table's page opened later stays there and links to the new table.
+    pages[0].goto(f"{asgi_server.url}/tables/{table.pk}/")
+    expect(pages[0].get_by_role("link", name="Go to the new table")).to_have_attribute("href", f"/tables/{new.pk}/")
+    expect(pages[0].locator("[data-role=again-words]")).to_have_text("Everyone said yes: the new table is open.")
+    assert pages[0].url.endswith(f"/tables/{table.pk}/")
