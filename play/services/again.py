@@ -180,9 +180,10 @@ def again_expire(*, limit: int = 200) -> list[tuple[int, int]]:
     now = timezone.now()
     due = TableAgain.objects.filter(status=TableAgain.Status.OPEN).order_by("expires_at")
     changed = []
-    for table_id, expires_at, accepted in due.values_list("table_id", "expires_at", "accepted")[:limit]:
-        if expires_at > now and not accepted:
-            continue
+    rows = due.values_list("table_id", "expires_at", "accepted", "table__players")
+    for table_id, expires_at, accepted, players in rows[:limit]:
+        if expires_at > now and len(accepted) < len(players):
+            continue  # neither due nor waiting only on the game's result
         try:
             v = _settle(table_id)
         except Conflict:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -181,6 +182,10 @@ def test_the_sweep_expires_an_offer_past_its_time(alice: Player, ben: Player) ->
     assert stored.again is not None and stored.again["status"] == "expired"
     with pytest.raises(Conflict, match="expired"):
         again_accept(table_id=table.pk, user=ben.user)
+
+
+def test_the_beat_runs_the_sweep() -> None:
+    assert "play.again_expire" in {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
 
 
 def test_a_player_seated_at_another_live_table_is_refused(alice: Player, ben: Player) -> None:
