@@ -205,11 +205,14 @@ def test_a_player_seated_at_another_live_table_is_refused(alice: Player, ben: Pl
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_accepts_at_once_open_one_table() -> None:
-    """Both accepts wait behind the table row's lock, held here; released, exactly one opens the next table."""
+@pytest.mark.parametrize("series", [{"best_of": 3}, {"first_to": 1}], ids=["next game", "rematch"])
+def test_two_accepts_at_once_open_one_table(series: dict[str, int]) -> None:
+    """Both accepts wait behind the table row's lock, held here; released, exactly one opens the next table
+    (the match's next game, or the first of one new match)."""
     alice, ben = make_player("alice"), make_player("ben")
-    match = make_match(alice, ben, best_of=3)
+    match = make_match(alice, ben, **series)
     table = resigned(match)
+    over = Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
     outcomes: dict[str, object] = {}
 
     def accept(player: Player) -> None:
@@ -229,7 +232,10 @@ def test_two_accepts_at_once_open_one_table() -> None:
     for thread in threads:
         thread.join(timeout=60)
     assert sorted(str(outcome) for outcome in outcomes.values()) == ["open", "started"], outcomes
-    assert Table.objects.count() == 2 and Table.objects.filter(game__match=match, game__number=2).count() == 1
+    assert Table.objects.count() == 2 and Match.objects.count() == (2 if over else 1)
+    new = TableAgain.objects.get(table=table).next_table
+    assert new is not None and new.game is not None
+    assert (new.game.match_id != match.pk, new.game.number) == ((True, 1) if over else (False, 2))
     assert TableAgain.objects.get(table=table).accepted in ([0, 1], [1, 0])
 
 
