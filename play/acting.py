@@ -17,7 +17,7 @@ from .groups import table_changed_notify
 from .latest import Latest, latest_build, latest_keep
 from .messages import Intent
 from .models import Table
-from .services import Reply, table_intent, table_tick
+from .services import Reply, again_expire, table_intent, table_tick
 from .services.live import now_ms
 from .services.presence import Taken, seat_back, seat_release, seat_take, silent_tables
 
@@ -80,6 +80,20 @@ async def seat_return(table_id: int, seat: int, channel: str) -> None:
 def table_fire_sync(table_id: int, now: int | None = None) -> Reply:
     """`table_fire` from sync code (a Celery task)."""
     return async_to_sync(table_fire)(table_id, now)
+
+
+def tables_nudge_sync(changed: list[tuple[int, int]]) -> None:
+    """Tell every connection of each (table, `v`) a sync service changed outside the referee's intents (the
+    offer to play again: its answers over HTTP, the beat's sweep). Their states are read from the database."""
+    for table_id, v in changed:
+        async_to_sync(table_changed_notify)(table_id, v)
+
+
+def again_sweep() -> int:
+    """The beat's sweep of the offers to play again: expire (or start) those due, nudge their tables; how many."""
+    changed = again_expire()
+    tables_nudge_sync(changed)
+    return len(changed)
 
 
 def tables_sweep(*, now: int | None = None) -> int:

@@ -69,6 +69,9 @@ class Table(models.Model):
     result = models.JSONField(null=True, blank=True)
     # The log the table stored when its game was over: its game's log, or a practice log (provenance "practice").
     log = models.ForeignKey("replays.MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # What the players' states show of the "play again" offer (`TableAgain`), written with it under this row's
+    # lock: a state is built from this row alone, with no read of the offer's.
+    again = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey("auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -249,3 +252,33 @@ class TableWaitNotice(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id}: tell user {self.user_id} ({self.told or 'pending'})"
+
+
+class TableAgain(models.Model):
+    """The offer to play again made to a match table's players when its game is over (one per table).
+
+    Made by the end of the game itself; every answer takes the table row's lock, then this row's. Once every
+    seat has accepted, the next game of the match (or, the match over, a casual rematch) gets its table,
+    `next_table`. A decline closes it for all; the beat's sweep expires it at `expires_at`.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        STARTED = "started", "Started"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Expired"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="again_offer")
+    # The seats that accepted, in the order they did.
+    accepted = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    expires_at = models.DateTimeField()
+    declined_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "expires_at"], name="play_again_open_expiry")]
+
+    def __str__(self) -> str:
+        return f"Play again at table {self.table_id} ({self.status})"

@@ -181,6 +181,9 @@ def table_state(*, table: Table, seat: int | None, game: Judge | None = None) ->
         "salt": table.salt if over else None,
         "result": table.result if over else None,
         "log": table_log_url(table) if over else None,
+        # The offer to play again, to the table's players only (docs/table-protocol.md): None until the game
+        # of a match table is over.
+        "again": table.again if seat is not None else None,
     }
 
 

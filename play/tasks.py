@@ -1,5 +1,5 @@
 """Celery tasks of the tables: a timer due now, the beat's sweep of every overdue one (amendment L1), and
-the beat's sweep of the lobby's seeks whose players left.
+the beat's sweeps of the lobby's seeks whose players left and of the offers to play again.
 
 The tables' two call the one path a socket process takes (`play.acting.table_fire`):
 the referee's tick under the table row's lock, then the states and the
@@ -18,7 +18,7 @@ from django.db import close_old_connections
 from core.outages import outage_kind
 from replays.tasks import TRANSIENT_ERRORS
 
-from .acting import table_fire_sync, tables_sweep
+from .acting import again_sweep, table_fire_sync, tables_sweep
 from .services import seeks_expire, table_wait_notices_send
 
 logger = logging.getLogger(__name__)
@@ -75,3 +75,9 @@ def seeks_expire_task(self: Task) -> int:
 def table_wait_notices_send_task(self: Task) -> int:
     """Email the players still awaited at a match's table with no page open (the beat runs this often)."""
     return _sweep(self, "table wait notices", table_wait_notices_send)
+
+
+@shared_task(name="play.again_expire", **{**_OPTIONS, "autoretry_for": ()})
+def again_expire_task(self: Task) -> int:
+    """Expire the tables' offers to play again nobody answered in time (the beat runs this every few seconds)."""
+    return _sweep(self, "play-again sweep", again_sweep)

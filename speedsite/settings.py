@@ -434,6 +434,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.seeks_expire",
         "schedule": float(os.environ.get("SPEED_SEEK_SWEEP_EVERY_SECONDS", "5")),
     },
+    # A table's "play again" offer nobody answered in time is expired here (and one every player accepted
+    # while the game's log was still being verified is started), not by any page.
+    "expire-again-offers": {
+        "task": "play.again_expire",
+        "schedule": float(os.environ.get("SPEED_AGAIN_SWEEP_EVERY_SECONDS", "5")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -562,6 +568,8 @@ SPEED_SEEK_TTL_SECONDS = int(os.environ.get("SPEED_SEEK_TTL_SECONDS", "90"))
 SPEED_TABLE_WAIT_EMAIL_AFTER_SECONDS = int(os.environ.get("SPEED_TABLE_WAIT_EMAIL_AFTER_SECONDS", "30"))
 SPEED_SITE_ONLINE_SECONDS = int(os.environ.get("SPEED_SITE_ONLINE_SECONDS", "60"))
 SPEED_SITE_SEEN_WRITE_SECONDS = int(os.environ.get("SPEED_SITE_SEEN_WRITE_SECONDS", "20"))
+# How long a match table's players have, once its game is over, to all accept "play again".
+SPEED_AGAIN_TTL_SECONDS = int(os.environ.get("SPEED_AGAIN_TTL_SECONDS", "120"))
 # Practice tables one user may create (POST /api/tables/ and the /play/ page together), a DRF rate.
 SPEED_PRACTICE_TABLES_RATE_PER_USER = os.environ.get("SPEED_PRACTICE_TABLES_RATE_PER_USER", "10/min")
 # What an answer during an outage of PostgreSQL or Redis tells the client to wait (Retry-After on

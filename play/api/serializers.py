@@ -90,3 +90,18 @@ class OpponentOutput(serializers.Serializer):  # type: ignore[type-arg]  # gener
         allow_null=True,
         help_text="How they were told someone waits for them here: their page's banner, an email, or not (yet).",
     )
+
+
+class AgainInput(StrictInput):
+    answer = serializers.ChoiceField(
+        choices=["accept", "decline"], help_text="Accept the offer, or decline it for all."
+    )
+
+
+class AgainOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
+    status = serializers.ChoiceField(choices=["open", "started", "declined", "expired"])
+    offered_by = serializers.ListField(child=serializers.CharField(), help_text="The handles who accepted.")
+    declined_by = serializers.CharField(allow_null=True)
+    expires_at = serializers.IntegerField(help_text="When the offer lapses (server epoch ms).")
+    table = serializers.IntegerField(allow_null=True, help_text="The new table, once everyone accepted.")
+    page = serializers.CharField(allow_null=True, help_text="The new table's page, once everyone accepted.")

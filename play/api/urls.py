@@ -7,6 +7,7 @@ urlpatterns = [
     path("tables/", views.PracticeTableApi.as_view(), name="table-list"),
     path("tables/<int:table_id>/", views.TableDetailApi.as_view(), name="table-detail"),
     path("tables/<int:table_id>/opponents/", views.TableOpponentsApi.as_view(), name="table-opponents"),
+    path("tables/<int:table_id>/again/", views.TableAgainApi.as_view(), name="table-again"),
     path("tables/<int:table_id>/log/", views.TableLogApi.as_view(), name="table-log"),
     path("tables/<int:table_id>/log/document/", views.TableLogDocumentApi.as_view(), name="table-log-document"),
     path("tables/<int:table_id>/steps/compact/", views.TableStepsApi.as_view(), name="table-steps-compact"),

@@ -22,7 +22,8 @@ from replays.api.views import (
 )
 
 from .. import selectors, services
-from .serializers import OpponentOutput, PracticeInput, SeekInput, SeekOutput, TableOutput
+from ..acting import tables_nudge_sync
+from .serializers import AgainInput, AgainOutput, OpponentOutput, PracticeInput, SeekInput, SeekOutput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -184,3 +185,34 @@ class SeekCancelApi(ApiView):
     )
     def post(self, request: Request, seek_id: int) -> Response:
         return Response(selectors.seek_json(services.seek_cancel(seek_id=seek_id, user=request.user)))
+
+
+class TableAgainApi(ApiView):
+    """Answer a match table's offer to play again, once its game is over: the last player to accept opens the
+    next game's table (a casual rematch when the match is over), `page`, where every player's page goes."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="table_again",
+        request=AgainInput,
+        responses={
+            200: AgainOutput,
+            400: OpenApiResponse(description='The body is not exactly {"answer": "accept" | "decline"}.'),
+            403: OpenApiResponse(description="Not one of the table's players."),
+            409: OpenApiResponse(
+                description="No offer (a practice table, or a game not over), or it is gone: declined, expired, "
+                "or (declining) started already; or a player has a seat at another live table."
+            ),
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = AgainInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        answer = services.again_accept if data.validated_data["answer"] == "accept" else services.again_decline
+        answered = answer(table_id=table_id, user=request.user)
+        if answered.v is not None:
+            tables_nudge_sync([(table_id, answered.v)])
+        shown = dict(answered.table.again or {})
+        table = shown.get("table")
+        return Response({**shown, "page": None if table is None else f"/tables/{table}/"})

@@ -1,5 +1,6 @@
-"""The play services: opening tables, the referee's intents and timers, the end of a game, the lobby's seeks."""
+"""The play services: opening tables, the referee's intents and timers, the end of a game and playing again, the lobby's seeks."""
 
+from .again import Answered, again_accept, again_decline, again_expire
 from .finish import table_document, table_finish
 from .live import live_game_build, now_ms
 from .referee import Refusal, Reply, table_intent, table_tick
@@ -8,8 +9,12 @@ from .tables import deck_proof, practice_rulesets, table_open_for_game, table_pr
 from .waiting import site_seen_touch, table_wait_notices_send, table_wait_notices_shown
 
 __all__ = [
+    "Answered",
     "Refusal",
     "Reply",
+    "again_accept",
+    "again_decline",
+    "again_expire",
     "deck_proof",
     "live_game_build",
     "now_ms",

@@ -26,6 +26,7 @@ from replays.services import log_submit_from_table, log_submit_practice
 from speedrules import Judge
 
 from ..models import Table
+from .again_offers import again_offer
 
 logger = logging.getLogger(__name__)
 
@@ -70,8 +71,10 @@ def table_document(
 
 
 def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: Ending | None = None) -> None:
-    """Mark the table over with `result` and store its log (a helper under the table row's lock)."""
+    """Mark the table over with `result`, offer its players to play again and store its log (a helper under the
+    table row's lock)."""
     table.status, table.result, table.stuck_at, table.flips = Table.Status.OVER, result, None, None
+    again_offer(table=table)
     data = orjson.dumps(table_document(table=table, events=game.events, result=result, ending=ending))
     if table.game_id is None:
         table.log = log_submit_practice(data=data)

@@ -35,7 +35,7 @@ from .live import live_game_build, live_game_keep, now_ms, stale_after_ms
 from .schedule import timer_schedule
 
 #: The fields a move may change (with `v`, `event_count` and `due_at`, which every change saves).
-_GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log"]
+_GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "again"]
 _ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended"]
 
 

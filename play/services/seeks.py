@@ -55,7 +55,8 @@ def _live_table_of(*, player: Player) -> Table | None:
     return Table.objects.filter(seated, status__in=Table.LIVE).order_by("-id").first()
 
 
-def _refuse_if_seated(player: Player, *, who: str) -> None:
+def refuse_if_seated(player: Player, *, who: str) -> None:
+    """Refuse (409, naming the table) a player holding a seat at a live table: the lobby and "play again"."""
     table = _live_table_of(player=player)
     if table is not None:
         raise Conflict(
@@ -73,7 +74,7 @@ def seek_create(*, user: AnyUser, ruleset: str, rated: bool) -> Seek:
             f"Unknown ruleset {ruleset!r} for a game in the lobby; use one of {', '.join(seek_rulesets())}.",
             extra={"field": "ruleset"},
         )
-    _refuse_if_seated(me, who="You have a seat")
+    refuse_if_seated(me, who="You have a seat")
     # The seeker's own seek left unrefreshed (an earlier lobby page closed) is theirs to replace.
     now = timezone.now()
     Seek.objects.filter(seeker=me, status=Seek.Status.OPEN, last_seen__lt=seek_fresh_since()).update(
@@ -136,8 +137,8 @@ def seek_accept(*, seek_id: int, user: AnyUser) -> Seek:
         raise Conflict(TAKEN)
     if seek.status != Seek.Status.OPEN or seek.last_seen < seek_fresh_since():
         raise Conflict("This game is gone: its player cancelled it or left the lobby.")
-    _refuse_if_seated(me, who="You have a seat")
-    _refuse_if_seated(seek.seeker, who=f"{seek.seeker.handle} has a seat")
+    refuse_if_seated(me, who="You have a seat")
+    refuse_if_seated(seek.seeker, who=f"{seek.seeker.handle} has a seat")
     match = match_create(
         players=[seek.seeker.handle, me.handle],
         ruleset=seek.ruleset_name,

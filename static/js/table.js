@@ -16,7 +16,8 @@
    times, the endings and close codes in words) is static/js/table-life.js, loaded first; this file
    owns the socket and the state and calls it. Every `ref` this page sends starts with a random
    token of its own load: the server never applies a seat's `play` ref twice, so refs counted from
-   1 again after a reload, or in a second tab, would be ignored as repeats.
+   1 again after a reload, or in a second tab, would be ignored as repeats. "Play again" after the
+   game is static/js/table-again.js, loaded before this file too.
 
    Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
@@ -351,6 +352,7 @@
     readyButton.textContent = seated() && state.ready[state.you] ? "Ready: waiting for the others" : "I'm ready";
     $("hash").textContent = state.deck_sha256 || "";
     life.draw(state, acting());
+    playAgain.draw(state);
     tick();
     var ending = Life.endingWords(state);
     if (state.status === "over") drawOver(ending);
@@ -646,6 +648,7 @@
     connect(); // the seat moves back here: the other tab is told it was replaced
   });
   var life = Life.controls(root, sendLife);
+  var playAgain = window.SpeedTableAgain.controls(root); // "Play again" once the game is over: table-again.js
 
   document.addEventListener("keydown", function (event) {
     if (!state || event.altKey || event.ctrlKey || event.metaKey || life.dialogOpen()) return;
