@@ -67,6 +67,18 @@ def tournament_table_settings(*, match_id: int) -> dict[str, int | None]:
     return settings
 
 
+def match_called_to_tables(*, match_id: int) -> str | None:
+    """The name of the tournament whose called match this is, when it is played at the site's tables, else None.
+
+    Called: an organiser, or `advance_automatically`, marked the pairing underway. One query.
+    """
+    return (
+        TournamentMatch.objects.filter(match_id=match_id, tournament__played_at_tables=True, underway_at__isnull=False)
+        .values_list("tournament__name", flat=True)
+        .first()
+    )
+
+
 def tournament_get(*, tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
 
