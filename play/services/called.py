@@ -16,7 +16,7 @@ from django.urls import reverse
 from matches.models import Match
 from matches.services import game_lock
 from matches.services.notifications import Kind, notify
-from tournaments.selectors import match_called_to_tables
+from tournaments.selectors import game_called_to_tables
 
 from ..models import Table
 from .tables import game_table_open_locked
@@ -24,10 +24,10 @@ from .tables import game_table_open_locked
 
 def table_open_for_playable_game(*, game_id: int) -> None:
     """Open the game's table if its match is a called one of a tournament played at the tables, and tell both."""
-    game = game_lock(game_id=game_id)  # the caller's transaction holds the match's lock already
-    tournament_name = match_called_to_tables(match_id=game.match_id)
+    tournament_name = game_called_to_tables(game_id=game_id)  # first: a casual game costs this one query
     if tournament_name is None:
         return
+    game = game_lock(game_id=game_id)  # the caller's transaction holds the match's lock already
     table, _created = game_table_open_locked(game=game, user=None)
     _notify_table_open(game.match, game.number, table, tournament_name)
 
