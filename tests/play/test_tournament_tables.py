@@ -24,7 +24,7 @@ from tests.factories import make_players, make_tournament, make_user
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.services import tournament_start
 from tournaments.services.registration import registration_create, tournament_registration_set
-from tournaments.services.running import pairing_call
+from tournaments.services.running import match_score_enter, pairing_call
 
 from .tournament_players import TablePlayers
 
@@ -222,3 +222,34 @@ def test_round_robin_and_elimination_at_the_tables_run_themselves(
     no_shows = _check_every_game_decided_at_its_table(tournament)
     assert set(no_shows) == {"s04"}
     assert all(entrant.place is not None for entrant in Entrant.objects.filter(tournament=tournament))
+
+
+def test_an_organiser_still_steps_in_and_the_next_round_opens_at_its_tables(capture: Any) -> None:
+    organiser = make_user("orga", organiser=True)
+    people = make_players(4, prefix="e")
+    with capture(execute=True):
+        tournament = make_tournament(
+            organiser,
+            people,
+            format="single_elimination",
+            confirmation="none",
+            played_at_tables=True,
+            advance_automatically=True,
+        )
+    semis = list(TournamentMatch.objects.filter(tournament=tournament, round=1).order_by("position"))
+    assert Table.objects.filter(game__match_id__in=[semi.match_id for semi in semis]).count() == 2
+    for semi in semis:  # the organiser enters both scores at the desk; nobody sat down
+        assert semi.match_id is not None
+        with capture(execute=True):
+            match_score_enter(match_id=semi.match_id, user=organiser, games_one=1, games_two=0)
+    final = TournamentMatch.objects.get(tournament=tournament, round=2)
+    assert final.underway_at is not None
+    table = Table.objects.get(game__match_id=final.match_id)
+    assert set(table.players) == {semi.player_one.handle for semi in semis if semi.player_one is not None}
+    TablePlayers(capture).play_until_quiet()
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    decided_by = dict(
+        Game.objects.filter(match__tournament_match__tournament=tournament).values_list("match_id", "decided_by")
+    )
+    assert [decided_by[semi.match_id] for semi in semis] == [Game.DecidedBy.ORGANISER] * 2
+    assert decided_by[final.match_id] == Game.DecidedBy.TABLE
