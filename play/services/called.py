@@ -11,8 +11,11 @@ yet, is left to its players.
 
 from __future__ import annotations
 
+import logging
+
 from django.urls import reverse
 
+from core.errors import Invalid
 from matches.models import Match
 from matches.services import game_lock
 from matches.services.notifications import Kind, notify
@@ -21,6 +24,8 @@ from tournaments.selectors import game_called_to_tables
 from ..models import Table
 from .tables import game_table_open_locked
 
+logger = logging.getLogger(__name__)
+
 
 def table_open_for_playable_game(*, game_id: int) -> None:
     """Open the game's table if its match is a called one of a tournament played at the tables, and tell both."""
@@ -28,20 +33,31 @@ def table_open_for_playable_game(*, game_id: int) -> None:
     if tournament_name is None:
         return
     game = game_lock(game_id=game_id)  # the caller's transaction holds the match's lock already
-    table, _created = game_table_open_locked(game=game, user=None)
+    try:
+        table, _created = game_table_open_locked(game=game, user=None)
+    except Invalid:
+        # A game no table can play (its ruleset, or decided meanwhile): its players are told it is called. The
+        # change that made it playable (a result, a call) must stand all the same, so nothing is raised.
+        logger.warning("game %s: its called match's table could not open", game_id, exc_info=True)
+        table = None
     _notify_table_open(game.match, game.number, table, tournament_name)
 
 
-def _notify_table_open(match: Match, number: int, table: Table, tournament_name: str) -> None:
+def _notify_table_open(match: Match, number: int, table: Table | None, tournament_name: str) -> None:
     players = match.players
     title = " v ".join(player.handle for player in players)
-    notify(
-        kind=Kind.MATCH_CALLED,  # the call's own kind: it is the call, and a player turns both off as one
-        user_ids=[player.user_id for player in players],
-        subject=f"your table is open: game {number} of {title} in {tournament_name}",
-        lines=[
+    if table is None:
+        subject = f"your match in {tournament_name} is called"
+        lines = [f"Game {number} of {title} in {tournament_name} is called: play it and report its result."]
+        path = reverse("web:match_detail", args=[match.pk])
+    else:
+        subject = f"your table is open: game {number} of {title} in {tournament_name}"
+        lines = [
             f"Game {number} of {title} in {tournament_name} is called to its table, which is open now.",
             "Sit down and press ready: a player who does not come in time may lose the game.",
-        ],
-        path=reverse("web:table", args=[table.pk]),
+        ]
+        path = reverse("web:table", args=[table.pk])
+    # The call's own kind: this is the call, and a player turns both off as one.
+    notify(
+        kind=Kind.MATCH_CALLED, user_ids=[player.user_id for player in players], subject=subject, lines=lines, path=path
     )

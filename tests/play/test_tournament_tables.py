@@ -20,6 +20,7 @@ from play.messages import Intent
 from play.models import Table
 from play.services import table_intent
 from play.services import tables as table_services
+from speedrules import PRESETS
 from tests.factories import make_players, make_tournament, make_user
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.services import tournament_start
@@ -253,3 +254,19 @@ def test_an_organiser_still_steps_in_and_the_next_round_opens_at_its_tables(capt
     )
     assert [decided_by[semi.match_id] for semi in semis] == [Game.DecidedBy.ORGANISER] * 2
     assert decided_by[final.match_id] == Game.DecidedBy.TABLE
+
+
+def test_a_game_no_table_can_play_is_still_called_and_its_players_told(capture: Any) -> None:
+    organiser = make_user("orga", organiser=True)
+    people = make_players(2, prefix="u")
+    tournament = make_tournament(
+        organiser, people, format="single_elimination", start=False, played_at_tables=True, advance_automatically=True
+    )
+    # A tableau ruleset set behind the service's back (the settings refuse it with played_at_tables).
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset=PRESETS["spit"].to_json(), ruleset_name="spit")
+    with capture(execute=True):
+        tournament_start(tournament_id=tournament.pk, user=organiser)  # the start stands
+    (final,) = TournamentMatch.objects.filter(tournament=tournament)
+    assert final.underway_at is not None and not Table.objects.exists()
+    subjects = OutboxEmail.objects.filter(kind=Kind.MATCH_CALLED).values_list("subject", flat=True)
+    assert list(subjects) == [f"Speed: your match in {tournament.name} is called"] * 2
