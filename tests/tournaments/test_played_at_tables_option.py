@@ -68,3 +68,17 @@ def test_the_new_and_edit_forms_have_both_checkboxes(client: Client, organiser: 
     assert client.post(edit, FORM | {"name": "Ticked", "advance_automatically": "on"}).status_code == 302
     cup.refresh_from_db()
     assert (cup.played_at_tables, cup.advance_automatically) == (False, True)
+
+
+def test_the_manage_page_says_how_the_event_runs(client: Client, organiser: Any) -> None:
+    client.login(username="orga", password=PASSWORD)
+    plain = client.post("/organise/tournaments/new/", FORM | {"name": "Plain"})
+    assert plain.status_code == 302
+    page = client.get(plain["Location"]).content.decode()
+    assert 'data-role="at-tables"' not in page and 'data-role="calls-itself"' not in page
+    both = client.post(
+        "/organise/tournaments/new/",
+        FORM | {"name": "Both", "played_at_tables": "on", "advance_automatically": "on"},
+    )
+    page = client.get(both["Location"]).content.decode()
+    assert "played at the tables" in page and "matches called as paired" in page

@@ -33,6 +33,14 @@ def pairing_call(
 ) -> TournamentMatch:
     """Mark a ready pairing underway (at `station`, if given), or take it back to "up next"."""
     require_organiser(user)
+    # The match's row before the tournament's, the order a result takes them (its listener locks the
+    # tournament under the match's lock): a call that opens the match's table and a result arriving at
+    # once wait for each other rather than deadlock.
+    match_id = (
+        TournamentMatch.objects.filter(tournament_id=tournament_id, key=key).values_list("match_id", flat=True).first()
+    )
+    if match_id is not None:
+        list(Match.objects.select_for_update(of=("self",)).filter(pk=match_id).values_list("pk", flat=True))
     tournament = tournament_lock(tournament_id)
     if tournament.status != Tournament.Status.RUNNING:
         raise Conflict(f"{tournament.name!r} is not running.")
