@@ -94,3 +94,28 @@ def match_organisers(*, match_id: int) -> list[int] | None:
         if found is not None:
             return found
     return None
+
+
+class GamePlayableListener(Protocol):
+    """Called with a game's id when it may be played now: its match was called, or the game before it ended.
+
+    In the transaction that made it playable (the match row locked by it); an app above that plays games
+    itself (`play`, at its tables) opens what it must. A listener's failure undoes the change.
+    """
+
+    def __call__(self, *, game_id: int) -> None: ...
+
+
+_game_playable: list[GamePlayableListener] = []
+
+
+def on_game_playable(listener: GamePlayableListener) -> None:
+    """Register a listener (idempotent, as `on_match_finished`)."""
+    if listener not in _game_playable:
+        _game_playable.append(listener)
+
+
+def game_playable_notify(*, game_id: int) -> None:
+    """Tell every registered listener that the game may be played now."""
+    for listener in _game_playable:
+        listener(game_id=game_id)

@@ -75,6 +75,12 @@ class Tournament(models.Model):
     # seconds: {"claim_seconds", "abandon_seconds", "no_show_seconds" (null: a no-show counts for
     # nothing)}; the rest are the site's (`tournaments.table_settings`).
     table_settings = models.JSONField(default=dict, blank=True)
+    # Played at the site's tables: a called match's table opens by itself, both players told, and the
+    # next game's when a game ends (`play.services.called`); a no-show forfeits per `no_show_seconds`.
+    played_at_tables = models.BooleanField(default=False)
+    # Every match is called as soon as it is paired (a round's, once the round before is decided), so the
+    # event runs with nobody at the desk; an organiser may still take a call back or enter a result.
+    advance_automatically = models.BooleanField(default=False)
     # Before the start: players may register themselves (an organiser approves each, or `auto_approve` does),
     # and, once check-in opens, entrants who have not checked in are dropped at the start.
     registration_open = models.BooleanField(default=False)

@@ -67,6 +67,21 @@ def tournament_table_settings(*, match_id: int) -> dict[str, int | None]:
     return settings
 
 
+def game_called_to_tables(*, game_id: int) -> str | None:
+    """The name of the tournament whose called match the game is of, when it is played at the site's tables,
+    else None (a casual match's game, or one not called yet). One query.
+
+    Called: an organiser, or `advance_automatically`, marked the pairing underway.
+    """
+    return (
+        TournamentMatch.objects.filter(
+            match__games__id=game_id, tournament__played_at_tables=True, underway_at__isnull=False
+        )
+        .values_list("tournament__name", flat=True)
+        .first()
+    )
+
+
 def tournament_get(*, tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
 

@@ -12,7 +12,7 @@ from core.errors import Invalid, NotAllowed
 from core.site_cache import site_lists_changed
 from speedrules import PRESETS, LogError, Ruleset, ruleset_from_json
 
-from ..listeners import match_finished_notify
+from ..listeners import game_playable_notify, match_finished_notify
 from ..models import Match, Player
 from ..placings import DEFAULT_POINTS_PER_PLACE
 from ..selectors import AnyUser, players_by_handles, user_is_organiser, user_player
@@ -299,4 +299,6 @@ def match_progress(*, match: Match) -> None:
     if step.winner_id is not None:
         match_finish(match=match, winner=next(player for player in match.players if player.pk == step.winner_id))
     elif step.open_game is not None:
-        games_open(games=[(match, step.open_game)])
+        (opened,) = games_open(games=[(match, step.open_game)])
+        # The next game may be played now: an app that plays at its tables opens one for it.
+        game_playable_notify(game_id=opened.pk)

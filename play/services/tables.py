@@ -93,11 +93,19 @@ def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None =
     `deck` fixes the deal (tests only); everything else takes the same path.
     """
     game = game_lock(game_id=game_id)  # the match row's lock: two requests open one table
-    match = game.match
     if not user_is_organiser(user=user):
         me = user_player(user=user)
-        if me is None or me.pk not in match.player_ids:
+        if me is None or me.pk not in game.match.player_ids:
             raise NotAllowed("Only the match's players or an organiser can open its table.")
+    return game_table_open_locked(game=game, user=signed_in(user), deck=deck)
+
+
+def game_table_open_locked(*, game: Game, user: User | None, deck: list[str] | None = None) -> tuple[Table, bool]:
+    """The open game's table, opened by `user` (None: the site, for a called match): (table, created).
+
+    Takes the game `game_lock` returned, its match row locked by the caller's transaction.
+    """
+    match = game.match
     live = Table.objects.filter(game=game, status__in=_LIVE).first()
     if live is not None:
         return live, False
@@ -117,7 +125,7 @@ def table_open_for_game(*, game_id: int, user: AnyUser, deck: list[str] | None =
         seat_users=[player.user_id for player in players],
         bots=[None] * len(players),
         game=game,
-        user=signed_in(user),
+        user=user,
         deck=deck,
         # A tournament's own times (amendment L5) over the site's; a casual match keeps the site's.
         # A timed match's limit (matches.Match.time_limit_ms): the table ends its games there.

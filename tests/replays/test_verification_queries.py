@@ -34,7 +34,8 @@ CLAIMED = WRITTEN + 1
 # match: its row; the ratings listener (the match read by its id, as listeners take ids; both
 # ratings made if missing, locked, a later rating looked for, the match's games read, both
 # ratings written, their history); the tournaments listener's look for a tournament the match is in.
-DECIDED_MID_MATCH = WRITTEN + 2
+# The next game opened, the play listener asks whether it is a called match's played at the tables.
+DECIDED_MID_MATCH = WRITTEN + 3
 DECIDED_MATCH = WRITTEN + 10
 
 

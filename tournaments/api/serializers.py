@@ -172,6 +172,18 @@ class TournamentSettingsInput(StrictInput):
         help_text="Approve each registration as it arrives (past the cap it goes on the waiting list), "
         "as an organiser's approval would, emails included; false: an organiser approves each.",
     )
+    played_at_tables = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Played at the site's tables: a called match's table opens by itself and both players are "
+        "emailed, the next game's when a game ends; a no-show forfeits after table_settings.no_show_seconds.",
+    )
+    advance_automatically = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Call every match as soon as it is paired (a round once the round before is decided), so the "
+        "event runs by itself; false: an organiser calls each match.",
+    )
 
     @classmethod
     def request_schema_refinement(cls) -> dict[str, Any]:
@@ -316,6 +328,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "options",
             "table_settings",
             "auto_approve",
+            "played_at_tables",
+            "advance_automatically",
             "seed_by",
             "seeding_record",
             "max_entrants",

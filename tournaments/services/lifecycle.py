@@ -61,6 +61,10 @@ class TournamentSettings:
     table_settings: Mapping[str, object] | None = None
     # Each registration approved as it arrives (`registration.registration_create`), up to the cap.
     auto_approve: bool = False
+    # Played at the site's tables (each called match's table opens by itself), and every match called as
+    # soon as it is paired (`running.pairings_call_ready`).
+    played_at_tables: bool = False
+    advance_automatically: bool = False
 
 
 def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> None:
@@ -93,6 +97,13 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     tournament.time_limit_ms = settings.time_limit_ms
     tournament.table_settings = tables
     tournament.auto_approve = settings.auto_approve
+    if settings.played_at_tables and (resolved.teams or resolved.tableau):
+        raise Invalid(
+            "A ruleset with teams or a tableau cannot be played at the site's tables.",
+            extra={"field": "played_at_tables"},
+        )
+    tournament.played_at_tables = settings.played_at_tables
+    tournament.advance_automatically = settings.advance_automatically
     # A table's best of may be even (its points decide); a two-player format's must be odd.
     seats = 3 if fmt.table_sizes(tournament) else 2
     tournament.series, tournament.series_length = series_resolve(
@@ -116,6 +127,8 @@ def tournament_create(
     options: Mapping[str, object] | None = None,
     table_settings: Mapping[str, object] | None = None,
     auto_approve: bool = False,
+    played_at_tables: bool = False,
+    advance_automatically: bool = False,
     seed_by: str = Tournament.SeedBy.MANUAL,
     max_entrants: int | None = None,
     registration_closes_at: datetime | None = None,
@@ -127,7 +140,8 @@ def tournament_create(
     of range is an `Invalid` naming `options.<name>`; the rest take their
     defaults). `time_limit_ms` makes every match a timed round (any format).
     `table_settings` are its own times at the tables (`tournaments.table_settings`); `auto_approve`
-    approves each registration as it arrives.
+    approves each registration as it arrives; `played_at_tables` opens each called match's table, and
+    `advance_automatically` calls every match as soon as it is paired.
     `seed_by`, `max_entrants` and `registration_closes_at` are the entry rules
     (`tournaments.services.seeding`, `.entry`), which the manage page changes later.
     """
@@ -148,6 +162,8 @@ def tournament_create(
             options,
             table_settings,
             auto_approve,
+            played_at_tables,
+            advance_automatically,
         ),
     )
     if seed_by not in Tournament.SeedBy.values:

@@ -24,6 +24,7 @@ from tournaments.generators import EntrantId, Placing
 from ..models import Entrant, Tournament, TournamentMatch
 from ..plans import BRACKET_FIELDS, PairingPlan, Run
 from ..selectors import entrant_list
+from .running import pairings_call_ready
 
 
 def pairings_open(tournament: Tournament, *, entrants: list[Entrant] | None = None) -> None:
@@ -60,6 +61,7 @@ def plan_apply(
     created = TournamentMatch.objects.bulk_create(plan.create) if plan.create else []
     if plan.update:
         TournamentMatch.objects.bulk_update(plan.update, BRACKET_FIELDS)
+    pairings_call_ready(tournament, [*created, *plan.update])  # with `advance_automatically` only
     if plan.finish is not None:
         tournament_finish(tournament, entrants, plan.finish)
     return created

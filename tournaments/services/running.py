@@ -7,11 +7,14 @@ optional station or table name) until it is decided; the pages list it under
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from core.errors import Conflict, Invalid, NotAllowed, NotFound
+from matches.listeners import game_playable_notify
 from matches.models import Game, Match
 from matches.selectors import match_score, user_is_organiser
 from matches.services import AnyUser, game_set_result
@@ -30,6 +33,14 @@ def pairing_call(
 ) -> TournamentMatch:
     """Mark a ready pairing underway (at `station`, if given), or take it back to "up next"."""
     require_organiser(user)
+    # The match's row before the tournament's, the order a result takes them (its listener locks the
+    # tournament under the match's lock): a call that opens the match's table and a result arriving at
+    # once wait for each other rather than deadlock.
+    match_id = (
+        TournamentMatch.objects.filter(tournament_id=tournament_id, key=key).values_list("match_id", flat=True).first()
+    )
+    if match_id is not None:
+        list(Match.objects.select_for_update(of=("self",)).filter(pk=match_id).values_list("pk", flat=True))
     tournament = tournament_lock(tournament_id)
     if tournament.status != Tournament.Status.RUNNING:
         raise Conflict(f"{tournament.name!r} is not running.")
@@ -49,8 +60,45 @@ def pairing_call(
     pairing.station = station if underway else ""
     pairing.save(update_fields=["underway_at", "station"])
     if underway:
-        _notify_called(tournament, pairing)
+        pairing_called(tournament, pairing)
     return pairing
+
+
+def pairing_called(tournament: Tournament, pairing: TournamentMatch) -> None:
+    """A pairing was just called (its `underway_at` saved): at the tables, its open game's table opens (the
+    app that plays them tells the players); elsewhere its players are told to go and play."""
+    if not tournament.played_at_tables or pairing.match_id is None:
+        _notify_called(tournament, pairing)
+        return
+    game_id = (
+        Game.objects.filter(match_id=pairing.match_id, status=Game.Status.OPEN)
+        .order_by("number")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if game_id is not None:
+        game_playable_notify(game_id=game_id)
+
+
+def pairings_call_ready(tournament: Tournament, pairings: Iterable[TournamentMatch]) -> None:
+    """With `advance_automatically`, call every ready pairing not yet called, as the pairing manager saves it:
+    a round is called as soon as it is paired, so nobody need be at the desk (the tournament row locked)."""
+    if not tournament.advance_automatically or tournament.status != Tournament.Status.RUNNING:
+        return
+    due = [
+        pairing
+        for pairing in pairings
+        if pairing.status == TournamentMatch.Status.READY
+        and pairing.match_id is not None
+        and pairing.underway_at is None
+    ]
+    if not due:
+        return
+    now = timezone.now()
+    TournamentMatch.objects.filter(pk__in=[pairing.pk for pairing in due]).update(underway_at=now)
+    for pairing in due:
+        pairing.underway_at = now
+        pairing_called(tournament, pairing)
 
 
 def _notify_called(tournament: Tournament, pairing: TournamentMatch) -> None:

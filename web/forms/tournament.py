@@ -124,6 +124,17 @@ class TournamentForm(LocalTimes, ServiceErrors):
         help_text="Each player who registers is entered at once (past the cap, on the waiting list) and emailed; "
         "unticked, you approve each one.",
     )
+    played_at_tables = forms.BooleanField(
+        required=False,
+        label="Played at the site's tables",
+        help_text="A called match's table opens by itself and both players are emailed; the next game's opens "
+        "when a game ends. A no-show loses after the no-show time below.",
+    )
+    advance_automatically = forms.BooleanField(
+        required=False,
+        label="Call every match as soon as it is paired",
+        help_text="Each round starts by itself once the round before is decided; unticked, you call each match.",
+    )
     table_claim_seconds = WholeNumberField(
         min_value=TABLE_BOUNDS["claim_seconds"].minimum,
         max_value=TABLE_BOUNDS["claim_seconds"].maximum,
@@ -186,6 +197,8 @@ class TournamentForm(LocalTimes, ServiceErrors):
             "confirmation": tournament.confirmation,
             "confirm_within": tournament.confirm_within,
             "auto_approve": tournament.auto_approve,
+            "played_at_tables": tournament.played_at_tables,
+            "advance_automatically": tournament.advance_automatically,
         }
         for name, field in TABLE_FIELDS.items():
             initial[field] = (tournament.table_settings or {}).get(name)
@@ -248,6 +261,8 @@ class TournamentForm(LocalTimes, ServiceErrors):
             "options": options,
             "confirmation": data["confirmation"],
             "auto_approve": data["auto_approve"],
+            "played_at_tables": data["played_at_tables"],
+            "advance_automatically": data["advance_automatically"],
             # An empty box is "never"; a post without the box at all (not a page's) takes the default, as the API.
             "confirm_within": data["confirm_within"] if "confirm_within" in self.data else DEFAULT_CONFIRM_WITHIN,
             # Only the times typed: an empty box takes the site's (a no-show's: counts for nothing).
