@@ -19,8 +19,8 @@ from matches.models import Player
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 
-from .models import Seek, Table, TableEvent
-from .services.live import live_game_build, live_game_replay, now_ms
+from .models import Seek, Table, TableEvent, TableWatcher
+from .services.live import live_game_build, live_game_replay, now_ms, stale_after_ms
 from .services.seeks import seek_fresh_since
 from .timers import away_entries, claim_ms
 
@@ -48,6 +48,11 @@ def live_tables_of_match(*, match_id: int) -> dict[int, int]:
     table id (one query, whatever the match's games)."""
     rows = Table.objects.filter(game__match_id=match_id, status__in=Table.LIVE).values_list("game_id", "pk")
     return {game_id: table_id for game_id, table_id in rows if game_id is not None}
+
+
+def table_watching(*, table_id: int) -> int:
+    """How many spectators' connections watch the table now (one query; a silent one is not counted)."""
+    return TableWatcher.objects.filter(table_id=table_id, last_seen__gte=now_ms() - stale_after_ms()).count()
 
 
 def table_log_url(table: Table) -> str | None:

@@ -1,5 +1,5 @@
 """Celery tasks of the tables: a timer due now, the beat's sweep of every overdue one (amendment L1), and
-the beat's sweep of the lobby's seeks whose players left.
+the beat's sweep of the lobby's seeks whose players left, and its prune of dead spectators' rows.
 
 The tables' two call the one path a socket process takes (`play.acting.table_fire`):
 the referee's tick under the table row's lock, then the states and the
@@ -20,6 +20,7 @@ from replays.tasks import TRANSIENT_ERRORS
 
 from .acting import table_fire_sync, tables_sweep
 from .services import seeks_expire
+from .services.watchers import watchers_prune
 
 logger = logging.getLogger(__name__)
 
@@ -69,3 +70,9 @@ def tables_sweep_task(self: Task) -> int:
 def seeks_expire_task(self: Task) -> int:
     """Expire the lobby's seeks whose players left the lobby (the beat runs this every few seconds)."""
     return _sweep(self, "seeks sweep", seeks_expire)
+
+
+@shared_task(name="play.watchers_prune", **{**_OPTIONS, "autoretry_for": ()})
+def watchers_prune_task(self: Task) -> int:
+    """Delete the spectators' rows their dead processes left (the beat runs this every minute)."""
+    return _sweep(self, "watchers prune", watchers_prune)

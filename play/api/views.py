@@ -22,7 +22,7 @@ from replays.api.views import (
 )
 
 from .. import selectors, services
-from .serializers import PracticeInput, SeekInput, SeekOutput, TableOutput
+from .serializers import PracticeInput, SeekInput, SeekOutput, TableDetailOutput, TableOutput
 
 
 class GameTableApi(ApiView):
@@ -51,13 +51,14 @@ class PracticeTableApi(ApiView):
 
 
 class TableDetailApi(ApiView):
-    """A table (anyone)."""
+    """A table (anyone), with how many watch it."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="table_detail", responses=TableOutput)
+    @extend_schema(operation_id="table_detail", responses=TableDetailOutput)
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
+        table = selectors.table_get(table_id=table_id)
+        return Response(selectors.table_json(table) | {"watching": selectors.table_watching(table_id=table.pk)})
 
 
 class TableLogApi(ApiView):
