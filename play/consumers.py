@@ -138,16 +138,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             self.heartbeat = asyncio.get_running_loop().create_task(self._watch())
         await self._send_state()
 
-    async def _watch_add(self) -> bool:
+    async def _watch_add(self) -> None:
         """Count this spectator (its own row, no lock on the table); a failure is logged, and the beat adds it."""
         try:
             await on_table_thread(self.table_id, watcher_add)(
                 table_id=self.table_id, key=self.channel_name, user_id=self.user_id
-            )
-            return True
+            )  # past a cap it stays uncounted; its beats ask again, so it is counted once there is room
         except Exception as error:
             logger.warning("table %s: a spectator went uncounted (%s)", self.table_id, outage_kind(error) or error)
-            return False
 
     async def _watch(self) -> None:
         """A spectator's heartbeat, at the seats' cadence: one UPDATE of its row, so a dead process's falls stale.

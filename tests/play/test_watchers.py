@@ -91,6 +91,10 @@ def test_a_signed_in_user_and_a_table_are_capped_and_past_the_cap_still_watch(se
     assert not TableWatcher.objects.exists()
 
 
+def test_the_beat_runs_the_prune(settings: Any) -> None:
+    assert "play.watchers_prune" in {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
 def test_the_prune_removes_only_the_stale_rows_of_dead_processes() -> None:
     table, _ = _open()
     assert watcher_add(table_id=table.pk, key="alive", user_id=None)
