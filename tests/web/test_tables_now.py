@@ -93,3 +93,21 @@ def test_no_read_of_tables_before_or_after_the_event_runs(client: Client, organi
     with database_queries() as queries:
         assert client.get(path).status_code == 200
     assert any('"play_table"' in sql for sql in queries)
+
+
+def test_the_pages_live_version_follows_a_table_opening_and_ending(client: Client, organiser: Any) -> None:
+    cup = make_tournament(organiser, make_players(4, "v"), format="single_elimination", name="Versions")
+
+    def version() -> str:
+        with database_queries() as queries:
+            answer = client.get(f"/live/?tournament={cup.pk}")
+        assert len(queries) == 1  # still one statement
+        return str(answer.json()["version"])
+
+    before = version()
+    (table,) = _open_tables(organiser, ready(cup)[:1])
+    opened = version()
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+    ended = version()
+    assert opened not in (before, ended)
+    assert ended == before  # no table live again: the page shows what it showed before
