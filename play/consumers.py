@@ -9,7 +9,7 @@ states built once, a nudge to every connection. After a nudge a connection
 sends the state if it is newer than the one it sent last, without a database
 read when this process made the change. Each connection is throttled on its
 own, and everything it started (its heartbeat, its place in the table's
-ticker, its seat) ends with it, however it ends.
+ticker, its seat, its row as a spectator) ends with it, however it ends.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from .messages import BadMessage, read_message
 from .models import Table
 from .selectors import table_state
 from .services.presence import seat_beat, seat_of
+from .services.watchers import watcher_add, watcher_beat, watcher_remove
 from .ticker import ticker_join, ticker_leave, ticker_wake
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,8 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
     sent_v = -1
     joined = False
     grouped = False
+    watching = False
+    user_id: int | None = None
     heartbeat: asyncio.Task[None] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -128,7 +131,37 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             if replaced is not None:
                 await self.channel_layer.send(replaced, {"type": "table.replaced"})
             self.heartbeat = asyncio.get_running_loop().create_task(self._beat(seat))
+        else:
+            self.watching = True
+            self.user_id = user_id
+            await self._watch_add()
+            self.heartbeat = asyncio.get_running_loop().create_task(self._watch())
         await self._send_state()
+
+    async def _watch_add(self) -> None:
+        """Count this spectator (its own row, no lock on the table); a failure is logged, and the beat adds it."""
+        try:
+            await on_table_thread(self.table_id, watcher_add)(
+                table_id=self.table_id, key=self.channel_name, user_id=self.user_id
+            )  # past a cap it stays uncounted; its beats ask again, so it is counted once there is room
+        except Exception as error:
+            logger.warning("table %s: a spectator went uncounted (%s)", self.table_id, outage_kind(error) or error)
+
+    async def _watch(self) -> None:
+        """A spectator's heartbeat, at the seats' cadence: one UPDATE of its row, so a dead process's falls stale.
+
+        A row gone (pruned while the database was away) is added again; a beat that failed is tried at the next.
+        """
+        interval = settings.SPEED_TABLE_HEARTBEAT_MS / 1000
+        wait = interval * random.random()
+        while self.joined and self.watching:
+            await asyncio.sleep(wait)
+            wait = interval
+            try:
+                if not await on_table_thread(self.table_id, watcher_beat)(key=self.channel_name):
+                    await self._watch_add()
+            except Exception as error:
+                logger.info("table %s: a spectator missed a heartbeat (%s)", self.table_id, outage_kind(error) or error)
 
     async def _beat(self, seat: int) -> None:
         """Say the seat's connection is alive, so a seat of a dead process is seen to be away.
@@ -191,6 +224,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
         if self.grouped:
             self.grouped = False
             await hub_leave(self.table_id, self)
+        watching, self.watching = self.watching, False
+        if watching:
+            try:
+                await on_table_thread(self.table_id, watcher_remove)(key=self.channel_name)
+            except Exception:  # its beats have stopped: the row falls stale, uncounted, and the prune deletes it
+                logger.info("table %s: a spectator left without a word", self.table_id, exc_info=True)
         seat, self.seat = self.seat, None
         if seat is not None:
             try:

@@ -282,3 +282,33 @@ class TableAgain(models.Model):
 
     def __str__(self) -> str:
         return f"Play again at table {self.table_id} ({self.status})"
+
+
+class TableWatcher(models.Model):
+    """A spectator's connection to a table, so that a table's page can say how many watch it.
+
+    Inserted when the connection opens, its `last_seen` (epoch ms) refreshed at
+    the heartbeats' cadence, deleted when it closes; a process that died leaves
+    its rows to fall stale (not counted) and to the beat's `play.watchers_prune`.
+    No database foreign key: inserting a row that references the table would take
+    a KEY SHARE lock on the table's row, which waits behind every play's FOR UPDATE,
+    and spectators take no lock on a table.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.DO_NOTHING, db_constraint=False, related_name="watchers", db_index=False
+    )
+    # The connection's channel name: one row per connection.
+    key = models.CharField(max_length=200, unique=True)
+    # A signed-in spectator, for the per-user cap (None: anonymous, capped per address at the edge).
+    user_id = models.IntegerField(null=True, blank=True)
+    last_seen = models.BigIntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["table", "last_seen"], name="play_watcher_table_seen"),
+            models.Index(fields=["last_seen"], name="play_watcher_seen"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}: watched by {self.key}"

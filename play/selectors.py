@@ -8,13 +8,12 @@ and the salt and result once the game is over. Nothing else ever leaves.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, F, Func, IntegerField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from core.errors import NotAllowed, NotFound
@@ -22,8 +21,8 @@ from matches.models import Player
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
 
-from .models import Seek, SiteSeen, Table, TableEvent, TableSeat, TableWaitNotice
-from .services.live import live_game_build, live_game_replay, now_ms
+from .models import Seek, SiteSeen, Table, TableSeat, TableWaitNotice, TableWatcher
+from .services.live import live_game_build, live_game_replay, now_ms, stale_after_ms
 from .services.seeks import seek_fresh_since
 from .timers import away_entries, claim_ms, time_limit_ms
 
@@ -51,6 +50,11 @@ def live_tables_of_match(*, match_id: int) -> dict[int, int]:
     table id (one query, whatever the match's games)."""
     rows = Table.objects.filter(game__match_id=match_id, status__in=Table.LIVE).values_list("game_id", "pk")
     return {game_id: table_id for game_id, table_id in rows if game_id is not None}
+
+
+def table_watching(*, table_id: int) -> int:
+    """How many spectators' connections watch the table now (one query; a silent one is not counted)."""
+    return TableWatcher.objects.filter(table_id=table_id, last_seen__gte=now_ms() - stale_after_ms()).count()
 
 
 def table_log_url(table: Table) -> str | None:
@@ -224,7 +228,7 @@ def seek_of_player(*, player: Player) -> Seek | None:
 
 @dataclass(frozen=True)
 class LiveTable:
-    """A live table as the lobby lists it: who sits where and how many cards each seat has left."""
+    """A live table as the lobby and a tournament's page list it: who sits where, how many cards each has left."""
 
     id: int
     status: str
@@ -239,18 +243,50 @@ class LiveTable:
         return list(zip(self.players, self.cards_left, strict=True))
 
 
-def live_tables(*, limit: int) -> list[LiveTable]:
-    """The newest live tables, at most `limit`, each seat's cards left replayed from its events (two queries)."""
-    tables = list(Table.objects.filter(status__in=Table.LIVE).order_by("-id")[:limit])
-    events: dict[int, list[Any]] = defaultdict(list)
-    rows = TableEvent.objects.filter(table_id__in=[table.pk for table in tables]).order_by("table_id", "index")
-    counts = {table.pk: table.event_count for table in tables}
-    for table_id, index, data in rows.values_list("table_id", "index", "data"):
-        if index < counts[table_id]:
-            events[table_id].append(data)
+@dataclass(frozen=True)
+class LiveTables:
+    """The newest live tables listed, and how many are live in all."""
+
+    tables: list[LiveTable]
+    total: int
+
+    @property
+    def more(self) -> int:
+        """Live tables beyond those listed."""
+        return self.total - len(self.tables)
+
+
+_LIVE_ROW = ("pk", "status", "ruleset", "ruleset_name", "players", "deck", "game_id", "event_count", "total")
+
+
+def live_tables(*, limit: int, tournament_id: int | None = None) -> LiveTables:
+    """The newest live tables (of a tournament's matches, if given), at most `limit`, with the count of all.
+
+    One query, whatever the number of tables or events: the tables listed, each joined with its events (a
+    table with none yet gives one row of nulls) and the count as a scalar subquery. Each seat's cards left are
+    replayed from the events; only the `event_count` stored with the row are read, as any reader of a table.
+    """
+    live = Table.objects.filter(status__in=Table.LIVE)
+    if tournament_id is not None:
+        live = live.filter(game__match__tournament_match__tournament_id=tournament_id)
+    total = live.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")
+    rows = (
+        Table.objects.filter(pk__in=live.order_by("-id").values("pk")[:limit])
+        .annotate(total=Subquery(total, output_field=IntegerField()))
+        .order_by("-id", "events__index")
+        .values_list(*_LIVE_ROW, "events__index", "events__data")
+    )
+    found: dict[int, tuple[Table, list[Any]]] = {}
+    count = 0
+    for *head, index, data in rows:
+        fields = dict(zip(_LIVE_ROW, head, strict=True))
+        count = fields.pop("total")
+        table, events = found.setdefault(fields["pk"], (Table(**fields), []))
+        if index is not None and index < table.event_count:
+            events.append(data)
     listed = []
-    for table in tables:
-        state = live_game_replay(table, events[table.pk]).state
+    for table, events in found.values():
+        state = live_game_replay(table, events).state
         cards = [len(hand) + len(state.seat_draws[seat]) for seat, hand in enumerate(state.hands)]
         listed.append(
             LiveTable(
@@ -262,7 +298,7 @@ def live_tables(*, limit: int) -> list[LiveTable]:
                 practice=table.game_id is None,
             )
         )
-    return listed
+    return LiveTables(listed, count)
 
 
 #: Tables a page's banner names at most ("someone is waiting at your table").

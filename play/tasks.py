@@ -1,5 +1,6 @@
 """Celery tasks of the tables: a timer due now, the beat's sweep of every overdue one (amendment L1), and
-the beat's sweeps of the lobby's seeks whose players left and of the offers to play again.
+the beat's sweeps of the lobby's seeks whose players left and of the offers to play again, and its
+prune of dead spectators' rows.
 
 The tables' two call the one path a socket process takes (`play.acting.table_fire`):
 the referee's tick under the table row's lock, then the states and the
@@ -20,6 +21,7 @@ from replays.tasks import TRANSIENT_ERRORS
 
 from .acting import again_sweep, table_fire_sync, tables_sweep
 from .services import seeks_expire, table_wait_notices_send
+from .services.watchers import watchers_prune
 
 logger = logging.getLogger(__name__)
 
@@ -81,3 +83,9 @@ def table_wait_notices_send_task(self: Task) -> int:
 def again_expire_task(self: Task) -> int:
     """Expire the tables' offers to play again nobody answered in time (the beat runs this every few seconds)."""
     return _sweep(self, "play-again sweep", again_sweep)
+
+
+@shared_task(name="play.watchers_prune", **{**_OPTIONS, "autoretry_for": ()})
+def watchers_prune_task(self: Task) -> int:
+    """Delete the spectators' rows their dead processes left (the beat runs this every minute)."""
+    return _sweep(self, "watchers prune", watchers_prune)

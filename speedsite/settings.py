@@ -440,6 +440,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.again_expire",
         "schedule": float(os.environ.get("SPEED_AGAIN_SWEEP_EVERY_SECONDS", "5")),
     },
+    # A spectator's row of a process that died (no close to delete it) is deleted here; it stopped
+    # being counted three heartbeats after its last.
+    "prune-table-watchers": {
+        "task": "play.watchers_prune",
+        "schedule": float(os.environ.get("SPEED_WATCHERS_PRUNE_EVERY_SECONDS", "60")),
+    },
 }
 # How old a pending log must be before the beat sends it again: longer than a verification
 # normally waits in the queue, much shorter than CELERY_VISIBILITY_TIMEOUT.
@@ -559,6 +565,10 @@ SPEED_TABLE_SOCKETS_PER_ADDRESS = int(os.environ.get("SPEED_TABLE_SOCKETS_PER_AD
 SPEED_TABLE_RECEIVE_QUEUE = int(
     os.environ.get("SPEED_TABLE_RECEIVE_QUEUE", str(max(32, 2 * SPEED_TABLE_MESSAGE_BURST)))
 )
+# Spectators counted per table ("3 watching" on its page), and per signed-in user per table: a connection
+# past either still watches, uncounted (play.services.watchers), so a hostile client cannot grow the rows.
+SPEED_TABLE_WATCHERS_PER_TABLE = int(os.environ.get("SPEED_TABLE_WATCHERS_PER_TABLE", "500"))
+SPEED_TABLE_WATCHERS_PER_USER = int(os.environ.get("SPEED_TABLE_WATCHERS_PER_USER", "2"))
 # A lobby seek not refreshed by its player's lobby page for this long is no longer listed or taken, and
 # the beat expires it. Longer than a background tab's throttled poll, so a seek in a hidden tab stays.
 SPEED_SEEK_TTL_SECONDS = int(os.environ.get("SPEED_SEEK_TTL_SECONDS", "90"))

@@ -25,6 +25,14 @@ class TableOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic 
     log = serializers.CharField(allow_null=True, help_text="The stored log's API URL once the game is over.")
 
 
+class TableDetailOutput(TableOutput):
+    watching = serializers.IntegerField(
+        min_value=0,
+        help_text="Spectators' connections open to the table now (a connection without a seat). Not part of "
+        "the socket's state: a page polls this to show it, so a spectator coming or going re-renders no seat.",
+    )
+
+
 class PracticeInput(StrictInput):
     ruleset = StrictCharField(max_length=40, help_text="A preset of two to four seats (speed, california, ...).")
     bots = serializers.ListField(

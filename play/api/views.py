@@ -23,7 +23,16 @@ from replays.api.views import (
 
 from .. import selectors, services
 from ..acting import tables_nudge_sync
-from .serializers import AgainInput, AgainOutput, OpponentOutput, PracticeInput, SeekInput, SeekOutput, TableOutput
+from .serializers import (
+    AgainInput,
+    AgainOutput,
+    OpponentOutput,
+    PracticeInput,
+    SeekInput,
+    SeekOutput,
+    TableDetailOutput,
+    TableOutput,
+)
 
 
 class GameTableApi(ApiView):
@@ -52,13 +61,14 @@ class PracticeTableApi(ApiView):
 
 
 class TableDetailApi(ApiView):
-    """A table (anyone)."""
+    """A table (anyone), with how many watch it."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="table_detail", responses=TableOutput)
+    @extend_schema(operation_id="table_detail", responses=TableDetailOutput)
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(selectors.table_json(selectors.table_get(table_id=table_id)))
+        table = selectors.table_get(table_id=table_id)
+        return Response(selectors.table_json(table) | {"watching": selectors.table_watching(table_id=table.pk)})
 
 
 class TableOpponentsApi(ApiView):

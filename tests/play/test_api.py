@@ -36,7 +36,7 @@ def test_a_player_opens_the_table_of_an_open_game_once() -> None:
     assert table["ruleset"]["center_piles"] == 2
     again = _client(ben.user).post(f"/api/games/{game.pk}/table/")
     assert (again.status_code, again.json()["id"]) == (200, table["id"])
-    assert _client().get(f"/api/tables/{table['id']}/").json() == table
+    assert _client().get(f"/api/tables/{table['id']}/").json() == table | {"watching": 0}
     # The proof: the stored deck and salt give the hash shown from the start; neither is shown.
     row = Table.objects.get(pk=table["id"])
     assert hashlib.sha256(f"{row.salt}:{','.join(row.deck)}".encode()).hexdigest() == table["deck_sha256"]

@@ -86,6 +86,19 @@ def test_live_tables_are_listed_with_their_players_and_cards_left(alice: Player,
     assert f'data-table-id="{table.pk}"' not in signed_in(alice).get("/play/").content.decode()
 
 
+def test_the_newest_tables_are_listed_and_the_page_says_how_many_more(
+    alice: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("web.selectors.lobby.TABLES_SHOWN", 2)
+    tables = [
+        table_practice_create(user=make_player(f"solo{n}").user, ruleset="speed", bots=["easy"]) for n in range(3)
+    ]
+    page = signed_in(alice).get("/play/").content.decode()
+    listed = [int(found) for found in re.findall(r'<li data-table-id="(\d+)">', page)]
+    assert listed == [tables[2].pk, tables[1].pk]
+    assert "And 1 more: the newest are shown first." in page
+
+
 def test_the_page_reads_a_fixed_number_of_queries(alice: Player) -> None:
     client = signed_in(alice)
 

@@ -87,9 +87,12 @@ def test_a_warm_tournament_page_is_one_query_and_at_most_three_round_trips(
     ]
     for path in paths:
         queries, trips, _ = warm(client, path, round_trips)
-        # The tournament's row; everything else comes from the cache: the generation, what the
-        # query names, and (on the default section) that section once the index names it.
-        assert (queries, trips <= 3) == (1, True), (path, queries, trips)
+        # The tournament's row and, on the full page of a running event, its live tables (one bounded
+        # query: play changes no generation, so they are never cached); everything else comes from the
+        # cache: the generation, what the query names, and (on the default section) that section once
+        # the index names it.
+        expected = 1 if "/embed/" in path else 2
+        assert (queries, trips <= 3) == (expected, True), (path, queries, trips)
 
 
 def test_the_cached_parts_follow_a_result(client: Client, organiser: Any) -> None:

@@ -32,7 +32,7 @@ def _aggregates(queryset: QuerySet[Any], *parts: tuple[str, str]) -> Subquery:
         value = Cast(Func(F(column), function=function), output_field=TextField())
         joined += [Value(":"), Coalesce(value, Value(""), output_field=TextField())]
     text = joined[1] if len(joined) == 2 else Concat(*joined[1:], output_field=TextField())
-    return Subquery(queryset.order_by().values(v=text))
+    return Subquery(queryset.order_by().values(aggregated=text))  # a name no model's field has (a Table has `v`)
 
 
 def live_version_tournament(*, tournament_id: int) -> str:
@@ -62,6 +62,13 @@ def live_version_tournament(*, tournament_id: int) -> str:
                 Entrant.objects.filter(tournament_id=tournament_id), ("COUNT", "id"), ("COUNT", "checked_in_at")
             ),
             _aggregates(CorrectionRecord.objects.filter(tournament_id=tournament_id), ("MAX", "id")),
+            # "At the tables now": a table opening or ending. Not each move (the lobby's version counts those):
+            # every viewer would fetch a big event's page at every poll while it plays.
+            _aggregates(
+                Table.objects.filter(game__match__tournament_match__tournament_id=tournament_id, status__in=Table.LIVE),
+                ("COUNT", "id"),
+                ("MAX", "id"),
+            ),
         )
         .first()
     )

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from matches.services import ruleset_resolve
+from play.selectors import LiveTables, live_tables
 from tournaments.cache import TournamentCache
 from tournaments.formats import format_for
 from tournaments.formats.base import TournamentFormat
@@ -69,6 +70,8 @@ from web.selectors.tournament_cache_names import (
 ROUNDS_WHOLE = 128
 #: Matches listed as underway, and as up next; the page says how many more there are.
 LIST_LIMIT = 12
+#: Live tables listed "At the tables now" (the newest); the page says how many more there are.
+TABLES_SHOWN = 20
 
 
 # --- What a page loads once ---------------------------------------------------------
@@ -334,7 +337,16 @@ def tournament_page_context(tournament: Tournament, params: QueryDict, *, with_l
     }
     if with_lists:
         context |= _lists_context(loader, params, summary, entrants_pager)
+        context["live_tables"] = tables_now(tournament)
     return context
+
+
+def tables_now(tournament: Tournament) -> LiveTables:
+    """The tournament's live tables, with their players and cards left: read afresh on every visit, since a
+    table's play changes no tournament generation (one bounded query while it runs, none otherwise)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return LiveTables([], 0)
+    return live_tables(limit=TABLES_SHOWN, tournament_id=tournament.pk)
 
 
 def _standings_slice(loader: PageLoader, params: QueryDict) -> StandingsSlice:
