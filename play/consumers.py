@@ -34,7 +34,7 @@ from .groups import hub_join, hub_leave
 from .latest import latest_get
 from .messages import BadMessage, read_message
 from .models import Table
-from .selectors import table_state
+from .selectors import table_state, table_who
 from .services.presence import seat_beat, seat_of
 from .services.watchers import watcher_add, watcher_beat, watcher_remove
 from .ticker import ticker_join, ticker_leave, ticker_wake
@@ -124,6 +124,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
         await self.accept()
         self.joined = True
         ticker_join(self.table_id)
+        self.user_id = user_id
         seat = seat_of(seat_users, user_id)
         if seat is not None:
             self.seat = seat
@@ -133,7 +134,6 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             self.heartbeat = asyncio.get_running_loop().create_task(self._beat(seat))
         else:
             self.watching = True
-            self.user_id = user_id
             await self._watch_add()
             self.heartbeat = asyncio.get_running_loop().create_task(self._watch())
         await self._send_state()
@@ -252,6 +252,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels s
             return
         if intent.kind == "ping":
             await self.send(text_data=orjson.dumps({"type": "pong", "ref": intent.ref}).decode())
+            return
+        if intent.kind == "who":  # a read without a lock: a spectator may ask too
+            who = await on_table_thread(self.table_id, table_who)(
+                table_id=self.table_id, user_id=self.user_id, seated=self.seat is not None
+            )
+            await self.send(text_data=orjson.dumps({"type": "who", "ref": intent.ref, **who}).decode())
             return
         if self.seat is None:  # a spectator: refused here, with no query and no lock
             await self._refuse(intent.ref, "not_seated", "You are watching: only the players at the table play.")

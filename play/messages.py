@@ -18,9 +18,11 @@ from speedrules.cards import CARD_ID
 
 #: A `ref`'s longest form (speed-table/1 section 2).
 MAX_REF = 64
-#: The message types a seat may send; `ping` is answered by the connection itself.
+#: The message types a seat may send; `ping` and `who` are answered by the connection itself.
 INTENTS = ("ready", "play", "flip", "abort", "resign", "claim")
-_KNOWN = ", ".join((*INTENTS, "ping"))
+#: Questions anyone connected may ask (docs/table-protocol.md): they change nothing and take no lock.
+QUESTIONS = ("ping", "who")
+_KNOWN = ", ".join((*INTENTS, *QUESTIONS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +54,8 @@ def read_message(raw: str | bytes | None, *, ruleset: dict[str, Any], max_bytes:
     ref = _ref(message.get("ref"))
     kind = message.get("type")
     try:
-        if kind == "ping":
-            return Intent("ping", ref)
+        if kind in QUESTIONS:
+            return Intent(kind, ref)
         if type(kind) is not str or kind not in INTENTS:
             raise BadMessage(f"Unknown message type {_shown(kind)}; expected {_KNOWN}.")
         piles = int(ruleset.get("center_piles", 2))

@@ -8,7 +8,7 @@ and the salt and result once the game is over. Nothing else ever leaves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -372,3 +372,16 @@ def table_opponents(*, table_id: int, user_id: int | None) -> list[Opponent]:
         for seat, user in enumerate(table.seat_users)
         if seat != mine
     ]
+
+
+def table_who(*, table_id: int, user_id: int | None, seated: bool) -> dict[str, Any]:
+    """A socket's answer to `who`: how many watch the table and, to one of its seats, its opponents.
+
+    What the table page shows beside the state, asked over its one socket rather than by HTTP polls;
+    a read without a lock, so a spectator may ask too (it is answered no opponents).
+    """
+    opponents = table_opponents(table_id=table_id, user_id=user_id) if seated else None
+    return {
+        "watching": table_watching(table_id=table_id),
+        "opponents": None if opponents is None else [asdict(opponent) for opponent in opponents],
+    }

@@ -17,7 +17,8 @@
    owns the socket and the state and calls it. Every `ref` this page sends starts with a random
    token of its own load: the server never applies a seat's `play` ref twice, so refs counted from
    1 again after a reload, or in a second tab, would be ignored as repeats. "Play again" after the
-   game is static/js/table-again.js, loaded before this file too.
+   game is static/js/table-again.js, and who watches and who is awaited static/js/table-who.js, both
+   loaded before this file too.
 
    Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
@@ -145,6 +146,7 @@
     socket = new WebSocket(socketUrl());
     socket.addEventListener("open", function () {
       setLink("open");
+      who.start();
       ping();
       pingTimer = window.setInterval(ping, PING_EVERY_MS);
     });
@@ -156,10 +158,12 @@
         onState(message);
       } else if (message.type === "refused") onRefused(message);
       else if (message.type === "pong") onPong(message);
+      else if (message.type === "who") who.answer(message);
       else if (message.type === "replaced") replacedSeen = true; // the close (4001) follows
       else if (message.type === "unavailable") retryAfterMs = Number(message.retry_after_ms) || 0; // 4013 follows
     });
     socket.addEventListener("close", function (event) {
+      who.stop();
       window.clearInterval(pingTimer);
       pingTimer = null;
       socket = null;
@@ -649,6 +653,8 @@
   });
   var life = Life.controls(root, sendLife);
   var playAgain = window.SpeedTableAgain.controls(root); // "Play again" once the game is over: table-again.js
+  // How many watch, and whether the others are coming: asked over this socket (table-who.js).
+  var who = window.SpeedTableWho.controls(root, function () { send({ type: "who", ref: nextRef("w") }); });
 
   document.addEventListener("keydown", function (event) {
     if (!state || event.altKey || event.ctrlKey || event.metaKey || life.dialogOpen()) return;

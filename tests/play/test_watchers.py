@@ -150,3 +150,32 @@ def test_the_schema_documents_watching_on_the_tables_detail_only() -> None:
     assert "watching" in detail["required"]
     created = schema["paths"]["/api/tables/"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
     assert "watching" not in schema["components"]["schemas"][created["$ref"].rsplit("/", 1)[1]]["properties"]
+
+
+async def _answer(seat: Seat, kind: str) -> dict[str, Any]:
+    while True:
+        message = await seat.receive()
+        if message["type"] == kind:
+            return message
+
+
+def test_who_answers_over_the_socket_the_count_and_a_seats_opponents() -> None:
+    table, users = _open()
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        seated = Seat(table.pk, users[0])
+        await seated.connect()
+        spectator = Seat(table.pk)
+        await spectator.connect()
+        await seated.send({"type": "who", "ref": "w1"})
+        to_seat = await _answer(seated, "who")
+        await spectator.send({"type": "who", "ref": "w2"})
+        to_spectator = await _answer(spectator, "who")
+        await spectator.close()
+        await seated.close()
+        return to_seat, to_spectator
+
+    to_seat, to_spectator = async_to_sync(scenario)()
+    assert to_seat["ref"] == "w1" and to_seat["watching"] == 1
+    assert [(one["handle"], one["seated"]) for one in to_seat["opponents"]] == [("ben", False)]
+    assert to_spectator == {"type": "who", "ref": "w2", "watching": 1, "opponents": None}
