@@ -20,6 +20,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
+from benchmarks.asgi_server import AsgiServer
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -112,3 +114,21 @@ def login(live_server: Any) -> Callable[[Page, str, str], None]:
         page.wait_for_url(f"{live_server.url}/")
 
     return do
+
+
+#: The settings of the Daphne the table pages' browser tests start.
+TABLE_SERVER_SETTINGS = "tests.web.table_server_settings"
+
+
+@pytest.fixture
+def time_to_sit_down(settings: Any) -> None:
+    """Tables a test opens get the spec's time to be readied: a page logs in and loads first."""
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
+    """Daphne with the tests' settings (short stalls and countdown, quick bots) on the test database;
+    its own process verifies a table's log in-process (eager tasks), as the tests do."""
+    with AsgiServer(settings_module=TABLE_SERVER_SETTINGS) as server:
+        yield server

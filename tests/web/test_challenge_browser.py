@@ -16,13 +16,9 @@ from playwright.sync_api import Page, expect
 from benchmarks.asgi_server import AsgiServer
 from matches.models import Challenge, Game, Match
 from tests.factories import make_player
-from tests.web import test_table_browser as table_tests
 from tests.web.test_table_browser import log_in, play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# The table page's own tests' server: Daphne with the tests' settings, on the test database.
-asgi_server = table_tests.asgi_server
 
 
 def test_a_challenge_accepted_seats_both_players_at_the_matchs_table(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -14,12 +14,6 @@ from tests.factories import make_player
 from tests.web.test_table_browser import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module="tests.web.table_server_settings") as server:
-        yield server
 
 
 def test_a_game_posted_in_the_lobby_seats_its_player_and_the_first_to_accept(

@@ -4,8 +4,7 @@ game's table together (the helpers are those of test_table_life_browser.py)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -14,21 +13,9 @@ from benchmarks.asgi_server import AsgiServer
 from matches.models import Game
 from play.models import TableAgain
 from tests.factories import make_match, make_player
-from tests.web.test_table_life_browser import SERVER_SETTINGS, _play_one, _seat, _start, _table
+from tests.web.test_table_life_browser import _play_one, _seat, _start, _table
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _time_to_sit_down(settings: Any) -> None:
-    """Tables opened here get the spec's time to be readied: a page logs in and loads first."""
-    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module=SERVER_SETTINGS) as server:
-        yield server
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("time_to_sit_down")]
 
 
 def test_both_players_say_play_again_and_land_at_the_next_games_table(

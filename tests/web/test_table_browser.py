@@ -13,7 +13,6 @@ import random
 import re
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -28,24 +27,10 @@ from tests.play.servers import database_url
 from tests.proxy import CuttableProxy
 from tests.web.conftest import PageErrors
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("time_to_sit_down")]
 
 FITS = fit_table_of(False, False)  # the "speed" preset's fit rule
 GAME_SECONDS = 150
-
-
-@pytest.fixture(autouse=True)
-def _time_to_sit_down(settings: Any) -> None:
-    """Tables opened here get the spec's time to be readied: a page logs in and loads first."""
-    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    # The tests' settings (short stalls and countdown, quick bots), on the test database; Daphne's
-    # own process verifies the table's log in-process (eager tasks), as the tests do.
-    with AsgiServer(settings_module="tests.web.table_server_settings") as server:
-        yield server
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,24 +24,10 @@ from play.services import table_open_for_game
 from tests.factories import make_match, make_player
 from tests.play.servers import database_url
 from tests.proxy import CuttableProxy
-from tests.web.conftest import PageErrors
+from tests.web.conftest import TABLE_SERVER_SETTINGS, PageErrors
 from tests.web.test_table_browser import log_in, status, try_a_play
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SERVER_SETTINGS = "tests.web.table_server_settings"
-
-
-@pytest.fixture(autouse=True)
-def _time_to_sit_down(settings: Any) -> None:
-    """Tables opened here get the spec's time to be readied: a page logs in and loads first."""
-    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module=SERVER_SETTINGS) as server:
-        yield server
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("time_to_sit_down")]
 
 
 def _table(match: Match) -> Table:
@@ -290,7 +276,7 @@ def test_a_database_outage_closes_with_4013_and_the_page_reconnects_by_itself(
     table = _table(match)
     with (
         CuttableProxy(5432) as database,
-        AsgiServer(settings_module=SERVER_SETTINGS, env={"DATABASE_URL": database_url(database.port)}) as server,
+        AsgiServer(settings_module=TABLE_SERVER_SETTINGS, env={"DATABASE_URL": database_url(database.port)}) as server,
     ):
         page = _seat(new_page, server, "alice", table)
         database.cut()

@@ -4,8 +4,7 @@ ends by time on the cards played."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,21 +16,9 @@ from play.services import table_open_for_game
 from tests.factories import make_player
 from tests.web.test_table_browser import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("time_to_sit_down")]
 
-SERVER_SETTINGS = "tests.web.table_server_settings"
 LIMIT_MS = 3_000
-
-
-@pytest.fixture(autouse=True)
-def _time_to_sit_down(settings: Any) -> None:
-    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module=SERVER_SETTINGS) as server:
-        yield server
 
 
 def _open(new_page: Callable[..., Page], server: AsgiServer, table: Table, handle: str | None) -> Page:

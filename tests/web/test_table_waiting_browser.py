@@ -10,12 +10,11 @@ from playwright.sync_api import Page, expect
 from benchmarks.asgi_server import AsgiServer
 from play.services import table_open_for_game
 from tests.factories import make_match, make_player
-from tests.web.test_table_browser import _time_to_sit_down, asgi_server, log_in
+from tests.web.test_table_browser import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("time_to_sit_down")]
 
 # The Daphne fixture and the time to sit down (a table not readied soon aborts), shared with the table page's tests.
-__all__ = ["_time_to_sit_down", "asgi_server"]
 
 
 def test_the_other_player_sees_the_banner_appear_and_follows_it_to_the_table(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -16,12 +16,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: The page polls every five seconds: a count may take that long, and a loaded machine longer.
 WITHIN_MS = 20_000
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[AsgiServer]:
-    with AsgiServer(settings_module="tests.web.table_server_settings") as server:
-        yield server
 
 
 def test_the_seats_page_sees_a_spectator_come_and_go(asgi_server: AsgiServer, new_page: Callable[..., Page]) -> None:
