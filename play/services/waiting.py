@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -48,15 +48,16 @@ def site_seen_touch(*, user: AnyUser, now: datetime | None = None) -> None:
         return
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.SPEED_SITE_SEEN_WRITE_SECONDS)
-    # One statement a poll, writing only a missing or stale row (PostgreSQL's and SQLite's upsert alike).
-    table = connection.ops.quote_name(SiteSeen._meta.db_table)
-    adapt = connection.ops.adapt_datetimefield_value
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (user_id, seen_at) VALUES (%s, %s) ON CONFLICT (user_id) "  # noqa: S608 - a model's own table name
-            f"DO UPDATE SET seen_at = excluded.seen_at WHERE {table}.seen_at <= %s",
-            [user.pk, adapt(now), adapt(stale)],
-        )
+    # Most polls find a fresh row and only read; a missing or stale one is upserted (two polls at once
+    # both may: the same value, written twice).
+    if SiteSeen.objects.filter(user_id=user.pk, seen_at__gt=stale).exists():
+        return
+    SiteSeen.objects.bulk_create(
+        [SiteSeen(user_id=user.pk, seen_at=now)],
+        update_conflicts=True,
+        unique_fields=["user"],
+        update_fields=["seen_at"],
+    )
 
 
 def table_wait_notices_shown(*, user_id: int, table_ids: Iterable[int]) -> None:
