@@ -227,6 +227,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "ConfirmationEnum": "matches.models.Match.Confirmation",
         "SeedByEnum": "tournaments.models.Tournament.SeedBy",
+        "TableStatusEnum": "play.models.Table.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -10,13 +10,14 @@ from core.api_strict import StrictInput
 from speedrules import PRESETS
 
 from ..bots import BOT_LEVELS
+from ..models import Table
 from ..services import practice_rulesets
 
 
 class TableOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic in DRF's stubs only
     id = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="The match's game; null for a practice table.")
-    status = serializers.ChoiceField(choices=["waiting", "countdown", "playing", "stuck", "over", "abandoned"])
+    status = serializers.ChoiceField(choices=Table.Status.choices)
     players = serializers.ListField(child=serializers.CharField(), help_text="Handles in seat order.")
     ruleset = serializers.DictField(help_text="The speed-log/1 ruleset, every field spelled out.")
     socket = serializers.CharField(help_text="The WebSocket path (speed-table/1 section 2).")
