@@ -2,8 +2,8 @@
 
 Pure (the engine only): each pair of contenders plays the same number of
 games on every ruleset given, through the simulator and the bots' one brain
-(`speedrules.bots`), one contender at one seat and the other at every other
-seat, the first seat taken by each in turn. Game `i` of a pairing on a
+(`speedrules.bots`), one contender at one seat (in a team game, one team) and
+the other at every other seat, the first seat taken by each in turn. Game `i` of a pairing on a
 ruleset is dealt by seed `seed + i`, so the table is the same every time.
 """
 
@@ -36,13 +36,17 @@ def pairing_play(one: str, other: str, *, rulesets: Sequence[str], games: int, s
     """`games` games of `one` against `other` on each ruleset (the first seat taken by each in turn)."""
     one_won = other_won = 0
     for name in rulesets:
-        seats = PRESETS[name].players
+        ruleset = PRESETS[name]
+        seats, teams = ruleset.players, ruleset.teams
         for index in range(games):
-            alone = 0 if index % 2 == 0 else seats - 1  # where `one` sits: first, then last
-            bots = [CONTENDERS[one] if seat == alone else CONTENDERS[other] for seat in range(seats)]
+            # Where `one` sits: first, then last; in a team game, the whole first team, then the last.
+            alone = 0 if index % 2 == 0 else len(teams or range(seats)) - 1
+            ones = set(teams[alone]) if teams else {alone}
+            bots = [CONTENDERS[one] if seat in ones else CONTENDERS[other] for seat in range(seats)]
             result = simulate(name, seed=seed + index, bots=bots)["result"]
-            if "winner" in result:
-                if result["winner"] == alone:
+            won = result.get("winner_team", result.get("winner"))
+            if won is not None:
+                if won == alone:
                     one_won += 1
                 else:
                     other_won += 1

@@ -3,7 +3,7 @@
     python manage.py bench_bots [--games 40] [--seed 1] [--ruleset NAME ...]
 
 Plays `--games` games of each pairing on each ruleset a practice table offers
-(or those named), with the engine's simulator (`benchmarks.bot_strength`), and
+with two seats or more (or those named), with the engine's simulator (`benchmarks.bot_strength`), and
 prints the share of games each row won against each column (a deadlock is won
 by neither), then the strongest level against the script ruleset by ruleset.
 The same flags print the same table.
@@ -17,6 +17,10 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from benchmarks.bot_strength import CONTENDERS, SCRIPT, pairing_play, strength_lines, strength_table
 from play.services import practice_rulesets
+from speedrules import PRESETS
+
+#: The rulesets where one bot plays against another: every practice table's but solitaire's single seat.
+CONTESTED = [name for name in practice_rulesets() if PRESETS[name].players > 1]
 
 
 class Command(BaseCommand):
@@ -25,12 +29,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=40, help="games per pairing and ruleset (default 40)")
         parser.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
-        parser.add_argument(
-            "--ruleset", action="append", choices=practice_rulesets(), help="a ruleset (repeat; default all)"
-        )
+        parser.add_argument("--ruleset", action="append", choices=CONTESTED, help="a ruleset (repeat; default all)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        rulesets = options["ruleset"] or practice_rulesets()
+        rulesets = options["ruleset"] or CONTESTED
         games, seed = options["games"], options["seed"]
         self.stdout.write(f"{games} games per pairing on each of {len(rulesets)} rulesets ({', '.join(rulesets)}):")
         for line in strength_lines(strength_table(rulesets=rulesets, games=games, seed=seed)):
