@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from speedrules.bots import LEVELS, Aim, Bot, aim_holds, choose_flip, choose_play
+from speedrules.bots import LEVELS, Aim, Bot, aim_holds, choose_flip, choose_play, choose_stock_play
 from speedrules.cards import CARD_NAMES
 from speedrules.state import GameState
 
@@ -57,15 +57,31 @@ def bot_play_fields(aim: Aim, *, multi_card: bool) -> dict[str, Any]:
     return {"card": CARD_NAMES[cards[0]], "pile": pile}
 
 
+def bot_tableau_move(state: GameState, seat: int, level: str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """Spit: the intent (`play` with `from`, or `move`) and its fields the bot goes for, or None when it has none."""
+    play, move = choose_stock_play(
+        BOT_LEVELS[level], state.legal_plays(seat), state.turning_moves(seat), state.stock[seat], rng
+    )
+    if play is not None:
+        card, pile, source = play
+        return "play", {"card": CARD_NAMES[card], "from": source, "pile": pile}
+    if move is not None:
+        source, target = move
+        return "move", {"card": CARD_NAMES[state.stock[seat][source][-1]], "from": source, "to": target}
+    return None
+
+
 def bot_flip_pile(state: GameState, seat: int, level: str, flips: Sequence[int | None], rng: random.Random) -> int:
     """Where the bot's draw pile's top card goes in a draw-pile stall, given the flips the table holds.
 
-    A seat that has not flipped goes on its own pile (seat mod piles) when the stall comes, as the referee does.
+    `flips` has one entry per draw pile (per team in a team game). A draw pile not flipped goes on its own
+    pile (its index mod piles) when the stall comes, as the referee does.
     """
     piles = len(state.tops)
+    side = state.ruleset.side_of(seat)
     taken = [
         flip if flip is not None else other % piles
         for other, flip in enumerate(flips)
-        if other != seat and state.draws[other]
+        if other != side and state.draws[other]
     ]
     return choose_flip(BOT_LEVELS[level], state.hands[seat], state.tops, taken=taken, fits_on=state.fits_on, rng=rng)

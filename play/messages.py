@@ -19,7 +19,7 @@ from speedrules.cards import CARD_ID
 #: A `ref`'s longest form (speed-table/1 section 2).
 MAX_REF = 64
 #: The message types a seat may send; `ping` and `who` are answered by the connection itself.
-INTENTS = ("ready", "play", "flip", "abort", "resign", "claim")
+INTENTS = ("ready", "play", "move", "flip", "abort", "resign", "claim")
 #: Questions anyone connected may ask (docs/table-protocol.md): they change nothing and take no lock.
 QUESTIONS = ("ping", "who")
 _KNOWN = ", ".join((*INTENTS, *QUESTIONS))
@@ -59,11 +59,18 @@ def read_message(raw: str | bytes | None, *, ruleset: dict[str, Any], max_bytes:
         if type(kind) is not str or kind not in INTENTS:
             raise BadMessage(f"Unknown message type {_shown(kind)}; expected {_KNOWN}.")
         piles = int(ruleset.get("center_piles", 2))
+        stock_piles = len(ruleset.get("tableau") or ())
         if kind == "flip":
             return Intent(kind, ref, {"pile": _pile(message.get("pile"), piles)})
+        if kind == "move":
+            return Intent(kind, ref, _move_fields(message, stock_piles))
         if kind != "play":
             return Intent(kind, ref)
         fields: dict[str, Any] = {"pile": _pile(message.get("pile"), piles)}
+        if stock_piles:  # a tableau game (docs/table-protocol.md): the stock pile the card is the top of
+            fields["from"] = _stock(message.get("from"), stock_piles, "from")
+        elif "from" in message:
+            raise BadMessage("`from` names a stock pile, and only a tableau game (Spit) has stock piles.")
         if "cards" in message:
             cards = message["cards"]
             if not ruleset.get("multi_card") or type(cards) is not list or not 1 <= len(cards) <= 20:
@@ -74,6 +81,23 @@ def read_message(raw: str | bytes | None, *, ruleset: dict[str, Any], max_bytes:
         return Intent(kind, ref, fields)
     except BadMessage as bad:
         raise BadMessage(bad.message, ref) from None
+
+
+def _move_fields(message: dict[str, Any], stock_piles: int) -> dict[str, Any]:
+    """A `move` (docs/table-protocol.md): a stock pile's face-up top into an empty stock position."""
+    if not stock_piles:
+        raise BadMessage("`move` is a tableau game's (Spit): this game has no stock piles.")
+    return {
+        "card": _card(message.get("card")),
+        "from": _stock(message.get("from"), stock_piles, "from"),
+        "to": _stock(message.get("to"), stock_piles, "to"),
+    }
+
+
+def _stock(value: object, piles: int, key: str) -> int:
+    if type(value) is not int or not 0 <= value < piles:
+        raise BadMessage(f"`{key}` must be a stock pile, 0 to {piles - 1}; it is {_shown(value)}.")
+    return value
 
 
 def _ref(value: object) -> str | None:

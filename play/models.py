@@ -69,6 +69,10 @@ class Table(models.Model):
     result = models.JSONField(null=True, blank=True)
     # The log the table stored when its game was over: its game's log, or a practice log (provenance "practice").
     log = models.ForeignKey("replays.MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # A Speed Solitaire table's run, stored from the same log when it was cleared or stuck (not resigned).
+    solitaire_run = models.ForeignKey(
+        "replays.SolitaireRun", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     # What the players' states show of the "play again" offer (`TableAgain`), written with it under this row's
     # lock: a state is built from this row alone, with no read of the offer's.
     again = models.JSONField(null=True, blank=True)

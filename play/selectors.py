@@ -20,6 +20,7 @@ from core.errors import NotAllowed, NotFound
 from matches.models import Player
 from speedrules import Judge
 from speedrules.cards import CARD_NAMES, EMPTY_PILE
+from speedrules.state import GameState
 
 from .models import Seek, SiteSeen, Table, TableSeat, TableWaitNotice, TableWatcher
 from .services.live import live_game_build, live_game_replay, now_ms, stale_after_ms
@@ -82,6 +83,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "page": f"/tables/{table.pk}/",
         "deck_sha256": table.deck_sha256,
         "log": table_log_url(table),
+        "solitaire_run": table.solitaire_run_id,
     }
 
 
@@ -127,6 +129,14 @@ def _time_limit(table: Table) -> dict[str, Any] | None:
     return {"limit_ms": limit, "started_at": started, "ends_at": None if started is None else started + limit}
 
 
+def _stock(state: GameState, *, shown: bool) -> list[list[dict[str, Any]]]:
+    """Each seat's stock piles: the face-up top (None before t = 0, as the starters, or when empty), the rest a count."""
+    return [
+        [{"top": CARD_NAMES[pile[-1]] if pile and shown else None, "down": max(len(pile) - 1, 0)} for pile in piles]
+        for piles in state.stock
+    ]
+
+
 def table_state(*, table: Table, seat: int | None, game: Judge | None = None) -> dict[str, Any]:
     """The whole table as the connection at `seat` (None: a spectator) may see it."""
     if game is None:
@@ -168,6 +178,8 @@ def table_state(*, table: Table, seat: int | None, game: Judge | None = None) ->
         "piles": [None if top == EMPTY_PILE or t is None else CARD_NAMES[top] for top in state.tops],
         "pile_counts": [len(pile) for pile in state.piles],
         "stacks": [len(stack) for stack in state.stacks],
+        # Spit's stock piles (docs/table-protocol.md): their face-up tops lie open, so everyone sees them.
+        "stock": _stock(state, shown=t is not None) if state.tableau else None,
         "connected": [since is None for since in table.away],
         # Amendment L2: per seat None while present, else since when it is away and when it may be claimed
         # against (server epoch ms; `now` is the server's clock when the state was built, for a countdown).

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 
 from .acting import table_act, table_fire
-from .bots import bot_aim, bot_delay_ms, bot_flip_pile, bot_keeps_aim, bot_play_fields
+from .bots import bot_aim, bot_delay_ms, bot_flip_pile, bot_keeps_aim, bot_play_fields, bot_tableau_move
 from .database import on_table_thread
 from .latest import latest_forget, latest_get
 from .messages import Intent
@@ -94,12 +94,17 @@ def _outlook(table_id: int, plans: dict[int, _Plan], rng: random.Random, known: 
             continue
         intent: Intent | None = None
         aim = None
-        if table.status == Table.Status.PLAYING:
+        side = game.ruleset.side_of(seat)  # a team shares one draw pile, flipped by either partner
+        if table.status == Table.Status.PLAYING and state.tableau:
+            chosen = bot_tableau_move(state, seat, level, rng)
+            if chosen is not None:
+                intent = Intent(chosen[0], f"bot-{secrets.token_hex(8)}", chosen[1])
+        elif table.status == Table.Status.PLAYING:
             aim = bot_aim(state, seat, level, rng)
             if aim is not None:
                 fields = bot_play_fields(aim, multi_card=game.ruleset.multi_card)
                 intent = Intent("play", f"bot-{secrets.token_hex(8)}", fields)
-        elif table.flips is not None and state.draws[seat] and table.flips[seat] is None:
+        elif table.flips is not None and state.draws[side] and table.flips[side] is None:
             intent = Intent("flip", None, {"pile": bot_flip_pile(state, seat, level, table.flips, rng)})
         if intent is not None:
             # Its own play just shown and nothing since: the next card was planned while laying that one.

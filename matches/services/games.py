@@ -179,13 +179,16 @@ def game_forfeit(*, game_id: int, places: tuple[int, ...], by: str, seat: int, t
             gone = ", ".join(handle for index, handle in enumerate(handles) if index != seat and places[index] != 1)
             reason = f"{handles[seat]} claimed the game at the table at {game_clock(t)}: {gone} had left."
         first = [index for index, place in enumerate(places) if place == 1]
+        if match.is_team:  # a team's game is won in the name of its first seat, as a verified log's is
+            won = next((team for team in match.teams if places[team[0]] == 1), None)
+            first = [] if won is None else [won[0]]
         return game_decide(
             game=game,
             winner=match.players[first[0]] if len(first) == 1 else None,
             decided_by=Game.DecidedBy.FORFEIT,
             reason=reason,
             source={"table": table_id, "by": by, "seat": seat, "t": t},
-            places=places if len(handles) > 2 else None,
+            places=places if len(handles) > 2 and not match.is_team else None,
         )
 
 

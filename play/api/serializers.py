@@ -24,6 +24,9 @@ class TableOutput(serializers.Serializer):  # type: ignore[type-arg]  # generic 
     page = serializers.CharField(help_text="The table's page on the site.")
     deck_sha256 = serializers.CharField(help_text='Hex SHA-256 of `salt + ":" + ",".join(deck)`.')
     log = serializers.CharField(allow_null=True, help_text="The stored log's API URL once the game is over.")
+    solitaire_run = serializers.IntegerField(
+        allow_null=True, help_text="A Speed Solitaire table's run on the leaderboard, once its game is over."
+    )
 
 
 class TableDetailOutput(TableOutput):
@@ -35,12 +38,12 @@ class TableDetailOutput(TableOutput):
 
 
 class PracticeInput(StrictInput):
-    ruleset = StrictCharField(max_length=40, help_text="A preset of two to four seats (speed, california, ...).")
+    ruleset = StrictCharField(max_length=40, help_text="A preset (speed, california, spit, team, solitaire, ...).")
     bots = serializers.ListField(
         child=serializers.ChoiceField(choices=list(BOT_LEVELS)),
-        min_length=1,
+        min_length=0,
         max_length=3,
-        help_text="One level per other seat of the ruleset.",
+        help_text="One level per other seat of the ruleset (none for solitaire).",
     )
 
     @classmethod

@@ -20,9 +20,10 @@ import orjson
 from django.db import transaction
 
 from core.errors import ApplicationError
+from matches.models import Player
 from matches.services import game_forfeit
-from replays.models import MatchLog
-from replays.services import log_submit_from_table, log_submit_practice
+from replays.models import MatchLog, SolitaireRun
+from replays.services import log_submit_from_table, log_submit_practice, solitaire_submit_from_table
 from speedrules import Judge
 
 from ..models import Table
@@ -70,6 +71,14 @@ def table_document(
     }
 
 
+def _solitaire_run(table: Table, data: bytes) -> SolitaireRun | None:
+    """The run of a solitaire table whose one seat is a player's (an account without a player has none)."""
+    player = Player.objects.filter(user_id=table.seat_users[0]).only("pk").first()
+    if player is None:
+        return None
+    return solitaire_submit_from_table(data=data, player_id=player.pk, user_id=table.seat_users[0])
+
+
 def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: Ending | None = None) -> None:
     """Mark the table over with `result`, offer its players to play again and store its log (a helper under the
     table row's lock)."""
@@ -78,6 +87,8 @@ def table_finish(*, table: Table, game: Judge, result: dict[str, Any], ending: E
     data = orjson.dumps(table_document(table=table, events=game.events, result=result, ending=ending))
     if table.game_id is None:
         table.log = log_submit_practice(data=data)
+        if len(table.players) == 1 and ending is None:  # a Speed Solitaire run: also the player's, ranked
+            table.solitaire_run = _solitaire_run(table, data)
         return
     forfeit = ending is not None and ending.forfeit
     provenance = MatchLog.Provenance.FORFEIT if forfeit else MatchLog.Provenance.TABLE

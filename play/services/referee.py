@@ -35,7 +35,7 @@ from .live import live_game_build, live_game_keep, now_ms, stale_after_ms
 from .schedule import timer_schedule
 
 #: The fields a move may change (with `v`, `event_count` and `due_at`, which every change saves).
-_GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "again"]
+_GAME_FIELDS = ["status", "started_at", "stuck_at", "flips", "result", "log", "solitaire_run", "again"]
 _ENDING_FIELDS = [*_GAME_FIELDS, "out", "ended"]
 
 
@@ -132,10 +132,11 @@ def _someone_in_play_can_move(table: Table, game: Judge) -> bool:
 
 def _after_move(table: Table, game: Judge, t: int, seat: int | None) -> None:
     """After a move: the automatic Speed call, or stuck, or a deadlock (section 3, 4 and 5)."""
-    state = game.state
+    state, ruleset = game.state, game.ruleset
     if seat is not None and state.remaining(seat) == 0:
         _record(table, game, {"t": t, "type": "speed", "player": seat})
-        table_finish(table=table, game=game, result={"winner": seat})
+        won = {"winner_team": ruleset.side_of(seat)} if ruleset.teams else {"winner": seat}
+        table_finish(table=table, game=game, result=won)
         return
     if _someone_in_play_can_move(table, game):
         table.status, table.stuck_at, table.flips = Table.Status.PLAYING, None, None
@@ -146,7 +147,9 @@ def _after_move(table: Table, game: Judge, t: int, seat: int | None) -> None:
         _end_early(table, game, t, by="resign", seat=table.out[-1])
         return
     if state.is_dead():
-        table_finish(table=table, game=game, result={"deadlock": True})
+        # A stuck solitaire run is scored by the cards it could not get rid of (the extension's section 6).
+        score = {"cards_left": state.remaining(0)} if ruleset.players == 1 else {}
+        table_finish(table=table, game=game, result={"deadlock": True, **score})
         return
     table.status, table.stuck_at = Table.Status.STUCK, t
     table.flips = [None] * len(state.draws) if game.ruleset.stalls_from_draw_piles else None
@@ -171,18 +174,20 @@ def table_intent(*, table_id: int, seat: int | None, intent: Intent) -> Reply:
 
 @transaction.atomic
 def _intent_locked(table_id: int, seat: int, intent: Intent) -> Reply:
-    ref_of = (seat, intent.ref) if intent.ref is not None and intent.kind == "play" else None
+    ref_of = (seat, intent.ref) if intent.ref is not None and intent.kind in _KEEPS_REF else None
     table = lock(table_id, ref_of=ref_of)
     reply = _intent(table, seat, intent)
     return replace(reply, table=table) if reply.changed else reply
 
 
 _HANDLERS: dict[str, Any] = {}
+#: The intents whose `ref` is kept, so that the same card is never played (or moved) twice.
+_KEEPS_REF = ("play", "move")
 
 
 def _intent(table: Table, seat: int, intent: Intent) -> Reply:
     try:
-        if intent.kind == "play" and intent.ref is not None:
+        if intent.kind in _KEEPS_REF and intent.ref is not None:
             # Under the table row's lock no other intent of this table runs: the lock's own check, then the
             # insert, without get_or_create's savepoint.
             if table.ref_used:  # type: ignore[attr-defined]  # annotated by lock()
@@ -253,6 +258,26 @@ def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     return Reply(None, table.v, changed=True)
 
 
+def _move(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
+    """A tableau move (Spit): a stock pile's top into an empty stock position, judged by the engine."""
+    if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
+        raise _Bad("not_playing", f"The table is {table.status}: no card may be moved now.")
+    if seat in table.out:
+        raise _Bad("not_playing", "You resigned: the game goes on without you.")
+    game = live_game_build(table, take=True)
+    t = _clock(table, game, now_ms())
+    raw: dict[str, Any] = {"t": t, "type": "move", "player": seat, **fields}
+    try:
+        game.check(raw)
+    except LogError as error:
+        live_game_keep(table.pk, table.v, game)  # nothing changed: the game is still the row's
+        raise _Bad(str(error.code), error.message) from None
+    _record(table, game, raw)
+    _after_move(table, game, t, None)  # a move empties no stock: it never ends the game, but may unstick it
+    bump(table, game, _ENDING_FIELDS)
+    return Reply(None, table.v, changed=True)
+
+
 def _collision(table: Table, game: Judge, raw: dict[str, Any]) -> dict[str, Any] | None:
     """The collision event for a `no_fit` play, if it is one (section 3.3), else None.
 
@@ -283,6 +308,14 @@ def _stall(table: Table, game: Judge, t: int) -> None:
             for index, draw in enumerate(state.draws)
         ]
         _record(table, game, {"t": t, "type": "stall", "piles": piles})
+    elif state.tableau:
+        # Spit: a seat out of spit cards first turns its spit pile, but its top, into new ones (shuffled here).
+        for seat, spit_cards in enumerate(state.draws):
+            if not spit_cards:
+                order = [CARD_NAMES[card] for card in state.piles[seat][:-1]]
+                secrets.SystemRandom().shuffle(order)
+                _record(table, game, {"t": t, "type": "reshuffle", "player": seat, "order": order})
+        _record(table, game, {"t": t, "type": "stall"})
     elif any(state.stacks):
         _record(table, game, {"t": t, "type": "stall"})
     else:
@@ -348,7 +381,7 @@ def _resign(table: Table, seat: int, _fields: dict[str, Any]) -> Reply:
     game = live_game_build(table, take=True)
     t = _clock(table, game, now_ms())
     table.out = [*table.out, seat]
-    if len(_in_play(table)) <= 1:
+    if len(_in_play(table)) <= 1 or game.ruleset.teams:  # a partner's resign is their team's
         _end_early(table, game, t, by="resign", seat=seat)
     elif table.status == Table.Status.PLAYING:
         _after_move(table, game, t, None)  # the seats left may be stuck without it
@@ -392,11 +425,21 @@ def _places(table: Table, game: Judge) -> list[int]:
     return places
 
 
+def _team_places(game: Judge, seat: int, by: str) -> list[int]:
+    """A team game ended early is won by a team: the other one when `seat` resigned, `seat`'s when it claimed."""
+    ruleset = game.ruleset
+    side = ruleset.side_of(seat)
+    return [1 if (ruleset.side_of(other) == side) == (by == "claim") else 2 for other in range(len(game.players))]
+
+
 def _end_early(table: Table, game: Judge, t: int, *, by: str, seat: int) -> None:
     """End the game by a resign or a claim (amendment L3): `seat` resigned, or claimed."""
-    places = _places(table, game)
+    teams = game.ruleset.teams
+    places = _team_places(game, seat, by) if teams else _places(table, game)
     result: dict[str, Any] = {"by": by}
-    if len(table.players) == 2:
+    if teams:
+        result["winner_team"] = next(side for side, team in enumerate(teams) if places[team[0]] == 1)
+    elif len(table.players) == 2:
         result["winner"] = places.index(1)
     else:
         result["places"] = places
@@ -404,7 +447,7 @@ def _end_early(table: Table, game: Judge, t: int, *, by: str, seat: int) -> None
     table_finish(table=table, game=game, result=result, ending=Ending(by=by, seat=seat, t=t, places=places))
 
 
-_HANDLERS.update(ready=_ready, flip=_flip, play=_play, abort=_abort, resign=_resign, claim=_claim)
+_HANDLERS.update(ready=_ready, flip=_flip, play=_play, move=_move, abort=_abort, resign=_resign, claim=_claim)
 
 
 # -- the clock -----------------------------------------------------------------

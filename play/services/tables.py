@@ -41,11 +41,6 @@ def _table_settings() -> dict[str, int | None]:
     return dict(settings.SPEED_TABLE_SETTINGS)
 
 
-def _playable(ruleset: Ruleset) -> bool:
-    """speed-table/1 covers the rulesets of speed-log/1 proper: two to four seats, no teams, no tableau."""
-    return ruleset.players >= 2 and not ruleset.teams and not ruleset.tableau
-
-
 def _new_table(
     *,
     ruleset: Ruleset,
@@ -115,8 +110,6 @@ def game_table_open_locked(*, game: Game, user: User | None, deck: list[str] | N
             extra={"game_status": game.status},
         )
     ruleset = ruleset_from_json(match.ruleset)
-    if not _playable(ruleset):
-        raise Invalid("This match's ruleset (teams, a tableau or one seat) cannot be played at a table.")
     players = match.players
     table = _new_table(
         ruleset=ruleset,
@@ -139,8 +132,8 @@ def game_table_open_locked(*, game: Game, user: User | None, deck: list[str] | N
 
 
 def practice_rulesets() -> list[str]:
-    """The presets a practice table offers."""
-    return [name for name, ruleset in PRESETS.items() if _playable(ruleset)]
+    """The presets a practice table offers: every one, the extension's games too (docs/table-protocol.md)."""
+    return list(PRESETS)
 
 
 @transaction.atomic

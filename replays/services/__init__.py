@@ -8,7 +8,7 @@
 """
 
 from .reverification import logs_enqueue_verification, pending_resend, runs_enqueue_verification
-from .solitaire import solitaire_submit, solitaire_verify
+from .solitaire import solitaire_submit, solitaire_submit_from_table, solitaire_verify
 from .steps import document_compact_steps, log_steps_build, replay_compact
 from .submission import log_submit, log_submit_from_table, log_submit_practice
 from .verification import log_verify
@@ -25,5 +25,6 @@ __all__ = [
     "replay_compact",
     "runs_enqueue_verification",
     "solitaire_submit",
+    "solitaire_submit_from_table",
     "solitaire_verify",
 ]

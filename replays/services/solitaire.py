@@ -96,6 +96,20 @@ def solitaire_submit(*, data: bytes, user: AnyUser) -> tuple[SolitaireRun, bool]
     return run, True
 
 
+def solitaire_submit_from_table(*, data: bytes, player_id: int, user_id: int | None) -> SolitaireRun:
+    """Store the run a Speed Solitaire table recorded, and enqueue its verification after the commit.
+
+    Called under the table row's lock with the log the table made itself: no byte quota is spent, and
+    the workers judge it as any submitted run, so only a verified run reaches the leaderboard.
+    """
+    digest = hashlib.sha256(data).hexdigest()
+    run = SolitaireRun.objects.create(
+        player_id=player_id, data=data, size=len(data), sha256=digest, submitted_by_id=user_id
+    )
+    runs_enqueue_verification(run_ids=[run.pk])
+    return run
+
+
 def _speed_call_ms(data: bytes) -> int | None:
     """The time of the run's Speed call (its last event, in a verified cleared run)."""
     document = document_parse(data)

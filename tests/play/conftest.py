@@ -113,6 +113,27 @@ def driver_move(state: Any) -> tuple[int, str, int] | None:
     return fallback
 
 
+def driver_intent(state: Any) -> tuple[int, dict[str, Any]] | None:
+    """The driver's next message and its seat, in any game: a play (with `from` in a tableau game), else in
+    Spit the lowest seat's first move that turns a card up."""
+    if not state.tableau:
+        move = driver_move(state)
+        if move is None:
+            return None
+        seat, card, pile = move
+        return seat, {"type": "play", "card": card, "pile": pile}
+    for seat in range(len(state.stock)):
+        plays = sorted(state.legal_plays(seat))
+        if plays:
+            card, pile, source = plays[0]
+            return seat, {"type": "play", "card": CARD_NAMES[card], "from": source, "pile": pile}
+    for seat in range(len(state.stock)):
+        for source, target in state.turning_moves(seat):
+            card = CARD_NAMES[state.stock[seat][source][-1]]
+            return seat, {"type": "move", "card": card, "from": source, "to": target}
+    return None
+
+
 def emulate(
     ruleset: str, deck: list[str], *, max_events: int = 3000, stop: Any = None
 ) -> tuple[list[str], dict[str, Any] | None]:
@@ -185,12 +206,12 @@ async def play_out(seats: dict[int, Seat], table_id: int, *, max_moves: int = 20
         game = await game_now(table_id)
         if hook is not None and await hook(table, game):
             continue
-        move = driver_move(game.state) if table.status == Table.Status.PLAYING else None
+        move = driver_intent(game.state) if table.status == Table.Status.PLAYING else None
         if move is None:
-            await seats[0].until(lambda state, v=table.v: state["v"] > v, timeout=10)
+            await next(iter(seats.values())).until(lambda state, v=table.v: state["v"] > v, timeout=10)
             continue
-        seat, card, pile = move
-        await seats[seat].send({"type": "play", "card": card, "pile": pile, "ref": f"m{table.v}"})
+        seat, message = move
+        await seats[seat].send({**message, "ref": f"m{table.v}"})
         await seats[seat].until(lambda state, v=table.v: state["v"] > v, timeout=10)
     raise AssertionError("the game did not end")
 

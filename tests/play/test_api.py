@@ -77,12 +77,25 @@ def test_a_practice_table_seats_the_caller_and_one_bot_per_other_seat() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "players"),
+    [
+        ({"ruleset": "solitaire", "bots": []}, ["pat"]),
+        ({"ruleset": "team", "bots": ["easy", "hard", "easy"]}, ["pat", "bot-easy-1", "bot-hard-2", "bot-easy-3"]),
+        ({"ruleset": "spit", "bots": ["expert"]}, ["pat", "bot-expert-1"]),
+    ],
+)
+def test_the_extensions_games_have_practice_tables(body: dict[str, Any], players: list[str]) -> None:
+    created = _client(make_player("pat").user).post("/api/tables/", body, format="json")
+    assert created.status_code == 201 and created.json()["players"] == players
+
+
+@pytest.mark.parametrize(
     "body",
     [
         {"ruleset": "speed", "bots": ["easy", "hard"]},  # one seat too many
         {"ruleset": "speed", "bots": ["godlike"]},
-        {"ruleset": "solitaire", "bots": ["easy"]},  # not a table game
-        {"ruleset": "team", "bots": ["easy", "easy", "easy"]},
+        {"ruleset": "solitaire", "bots": ["easy"]},  # one seat: the player's alone
+        {"ruleset": "team", "bots": ["easy", "easy"]},  # four seats
         {"ruleset": "nope", "bots": ["easy"]},
         {"ruleset": "speed", "bots": []},
         {"ruleset": "speed"},

@@ -46,7 +46,7 @@ class TestPosting:
         with pytest.raises(Conflict, match="already have a game open"):
             post(alice)
 
-    @pytest.mark.parametrize("ruleset", ["three-way", "spit", "team", "nonsense"])
+    @pytest.mark.parametrize("ruleset", ["three-way", "team", "solitaire", "nonsense"])
     def test_only_two_seat_table_presets(self, alice: Player, ruleset: str) -> None:
         with pytest.raises(Invalid, match="Unknown ruleset"):
             post(alice, ruleset=ruleset)
@@ -292,7 +292,7 @@ class TestApi:
         client = client_for(alice.user)
         unknown = client.post("/api/seeks/", {"ruleset": "speed", "rated": True, "best_of": 3}, format="json")
         assert unknown.status_code == 400 and "best_of" in unknown.json()["extra"]["fields"]
-        assert client.post("/api/seeks/", {"ruleset": "spit", "rated": True}, format="json").status_code == 400
+        assert client.post("/api/seeks/", {"ruleset": "team", "rated": True}, format="json").status_code == 400
         assert client.post("/api/seeks/", {"ruleset": "speed"}, format="json").status_code == 400
         assert anon.post("/api/seeks/", {"ruleset": "speed", "rated": True}, format="json").status_code in (401, 403)
         assert anon.get("/api/seeks/?page=2").status_code == 400

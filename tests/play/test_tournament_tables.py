@@ -256,17 +256,41 @@ def test_an_organiser_still_steps_in_and_the_next_round_opens_at_its_tables(capt
     assert decided_by[final.match_id] == Game.DecidedBy.TABLE
 
 
-def test_a_game_no_table_can_play_is_still_called_and_its_players_told(capture: Any) -> None:
+def test_a_spit_tournament_at_the_tables_opens_spit_tables(capture: Any) -> None:
     organiser = make_user("orga", organiser=True)
     people = make_players(2, prefix="u")
     tournament = make_tournament(
         organiser, people, format="single_elimination", start=False, played_at_tables=True, advance_automatically=True
     )
-    # A tableau ruleset set behind the service's back (the settings refuse it with played_at_tables).
     Tournament.objects.filter(pk=tournament.pk).update(ruleset=PRESETS["spit"].to_json(), ruleset_name="spit")
     with capture(execute=True):
-        tournament_start(tournament_id=tournament.pk, user=organiser)  # the start stands
+        tournament_start(tournament_id=tournament.pk, user=organiser)
+    (table,) = Table.objects.all()
+    assert table.ruleset == PRESETS["spit"].to_json() and table.status == Table.Status.WAITING
+    subjects = OutboxEmail.objects.filter(kind=Kind.MATCH_CALLED).values_list("subject", flat=True)
+    assert all(subject.startswith("Speed: your table is open") for subject in subjects) and len(subjects) == 2
+
+
+def test_a_called_game_no_table_can_open_is_still_called_and_its_players_told(capture: Any) -> None:
+    from django.db import transaction
+
+    from play.services.called import table_open_for_playable_game
+
+    organiser = make_user("orga", organiser=True)
+    people = make_players(2, prefix="u")
+    tournament = make_tournament(
+        organiser, people, format="single_elimination", start=False, played_at_tables=True, advance_automatically=True
+    )
+    with capture(execute=True):
+        tournament_start(tournament_id=tournament.pk, user=organiser)
     (final,) = TournamentMatch.objects.filter(tournament=tournament)
-    assert final.underway_at is not None and not Table.objects.exists()
+    game = Game.objects.get(match=final.match, number=1)
+    # Decided behind the service's back, its table gone: the call must still stand and tell both players.
+    Table.objects.all().delete()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.DECIDED)
+    OutboxEmail.objects.all().delete()
+    with capture(execute=True), transaction.atomic():
+        table_open_for_playable_game(game_id=game.pk)
+    assert not Table.objects.exists()
     subjects = OutboxEmail.objects.filter(kind=Kind.MATCH_CALLED).values_list("subject", flat=True)
     assert list(subjects) == [f"Speed: your match in {tournament.name} is called"] * 2

@@ -1,5 +1,5 @@
 """The options `played_at_tables` and `advance_automatically`: through the API (JSON booleans only) and the
-organiser's forms, before the start, refused for a ruleset the tables cannot play."""
+organiser's forms, before the start, for every ruleset a tournament plays (Spit too)."""
 
 from __future__ import annotations
 
@@ -43,12 +43,12 @@ def test_the_api_takes_json_booleans_only(client_for: Any, organiser: Any, name:
     assert not Tournament.objects.exists()
 
 
-def test_a_tableau_ruleset_cannot_be_played_at_the_tables(client_for: Any, organiser: Any) -> None:
-    api = client_for(organiser)
-    refused = api.post("/api/tournaments/", BASE | {"ruleset": "spit", "played_at_tables": True}, "json")
-    assert refused.status_code == 400 and "played_at_tables" in str(refused.json())
-    allowed = api.post("/api/tournaments/", BASE | {"ruleset": "spit"}, format="json")
-    assert allowed.status_code == 201, allowed.json()
+def test_a_spit_tournament_may_be_played_at_the_tables(client_for: Any, organiser: Any) -> None:
+    created = client_for(organiser).post(
+        "/api/tournaments/", BASE | {"ruleset": "spit", "played_at_tables": True}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    assert Tournament.objects.get(pk=created.json()["id"]).played_at_tables is True
 
 
 FORM = {"format": "swiss", "series": "best_of", "series_length": 1, "ruleset": "speed"}

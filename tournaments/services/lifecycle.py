@@ -97,11 +97,6 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     tournament.time_limit_ms = settings.time_limit_ms
     tournament.table_settings = tables
     tournament.auto_approve = settings.auto_approve
-    if settings.played_at_tables and (resolved.teams or resolved.tableau):
-        raise Invalid(
-            "A ruleset with teams or a tableau cannot be played at the site's tables.",
-            extra={"field": "played_at_tables"},
-        )
     tournament.played_at_tables = settings.played_at_tables
     tournament.advance_automatically = settings.advance_automatically
     # A table's best of may be even (its points decide); a two-player format's must be odd.
