@@ -246,3 +246,27 @@ def test_a_move_or_a_from_outside_a_tableau_game_is_a_bad_message() -> None:
         return codes
 
     assert async_to_sync(scenario)() == ["bad_message", "bad_message"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_card_of_the_partners_hand_is_not_in_hand() -> None:
+    table, players, _match = _match_table("team")
+
+    async def scenario() -> dict[str, Any]:
+        seats = [Seat(table.pk, player.user) for player in players]
+        for seat in seats:
+            await seat.connect()
+            await seat.send({"type": "ready"})
+        await seats[0].until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
+        partners_card = seats[2].state["hand"][0] if seats[2].state and seats[2].state["hand"] else None
+        if partners_card is None:
+            partners_card = (await seats[2].until(lambda state: bool(state["hand"]), timeout=5))["hand"][0]
+        await seats[0].send({"type": "play", "card": partners_card, "pile": 0, "ref": "theirs"})
+        refusal = await seats[0].refusal()
+        for seat in seats:
+            await seat.close()
+        return refusal
+
+    refusal = async_to_sync(scenario)()
+    assert refusal["code"] == "not_in_hand"
+    assert not TableEvent.objects.filter(table=table, data__type="play").exists()
