@@ -430,6 +430,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.table_wait_notices_send",
         "schedule": float(os.environ.get("SPEED_TABLE_WAIT_SWEEP_EVERY_SECONDS", "10")),
     },
+    # A tournament that runs itself (advance_automatically) starts at its starts_at, with nobody at the desk.
+    "start-due-tournaments": {
+        "task": "tournaments.start_due",
+        "schedule": float(os.environ.get("SPEED_TOURNAMENT_START_SWEEP_EVERY_SECONDS", "30")),
+    },
     # A lobby seek whose player's page stopped polling (they left) is expired here, not by any page.
     "expire-stale-seeks": {
         "task": "play.seeks_expire",

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from matches.models import Game, Match, OutboxEmail
 from matches.services.notifications import Kind
@@ -23,9 +25,10 @@ from play.services import tables as table_services
 from speedrules import PRESETS
 from tests.factories import make_players, make_tournament, make_user
 from tournaments.models import Entrant, Tournament, TournamentMatch
-from tournaments.services import tournament_start
+from tournaments.services import tournament_start, tournaments_start_due
 from tournaments.services.registration import registration_create, tournament_registration_set
 from tournaments.services.running import match_score_enter, pairing_call
+from tournaments.services.schedule import tournament_starts_at_set
 
 from .tournament_players import TablePlayers
 
@@ -137,8 +140,8 @@ def _stays_away(no_shows: tuple[str, ...]) -> Any:
 
 
 def _run_at_the_tables(capture: Any, format: str, count: int, no_shows: tuple[str, ...]) -> Tournament:
-    """An event played at the tables from registration to its end: the organiser sets it up and starts it; then
-    only the players act."""
+    """An event played at the tables from registration to its end: the organiser sets it up with a start
+    time, the players register, it starts itself at that time; then only the players act."""
     organiser = make_user("orga", organiser=True)
     players = make_players(count, prefix="s")
     with capture(execute=True):
@@ -154,9 +157,14 @@ def _run_at_the_tables(capture: Any, format: str, count: int, no_shows: tuple[st
             table_settings={"no_show_seconds": 30},
         )
         tournament_registration_set(tournament_id=tournament.pk, user=organiser, open=True)
+        starts_at = timezone.now() + timedelta(hours=1)
+        tournament_starts_at_set(tournament_id=tournament.pk, user=organiser, starts_at=starts_at)
         for player in players:
             registration_create(tournament_id=tournament.pk, user=player.user)
-        tournament_start(tournament_id=tournament.pk, user=organiser)
+        assert tournaments_start_due(now=starts_at - timedelta(seconds=1)) == []  # not yet
+        # The beat's sweep starts it at its time: from here on only the players act.
+        assert tournaments_start_due(now=starts_at) == [tournament.pk]
+        assert tournaments_start_due(now=starts_at) == []  # started once
     TablePlayers(capture, absent=_stays_away(no_shows)).play_until_quiet()
     return Tournament.objects.get(pk=tournament.pk)
 

@@ -181,8 +181,9 @@ class TournamentSettingsInput(StrictInput):
     advance_automatically = StrictBooleanField(
         required=False,
         default=False,
-        help_text="Call every match as soon as it is paired (a round once the round before is decided), so the "
-        "event runs by itself; false: an organiser calls each match.",
+        help_text="Call every match as soon as it is paired (a round once the round before is decided), and "
+        "start at starts_at if one is set, so the event runs by itself; false: an organiser starts it and calls "
+        "each match.",
     )
 
     @classmethod

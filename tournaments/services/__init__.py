@@ -1,7 +1,8 @@
 """Every change to tournaments (HackSoft services: `<entity>_<action>`, keyword-only), by sub-domain.
 
 - `lifecycle`: `tournament_create` and `tournament_update` (the format's `options` checked by its schema),
-  `tournament_start`, `tournament_start_undo`, `tournament_delete`
+  `tournament_start`, `tournaments_start_due` (the beat's: events that run themselves start on time),
+  `tournament_start_undo`, `tournament_delete`
 - `entrants`: `entrant_add`, `entrant_remove`
 - `advancement`: `tournament_match_decided` (a decided match advances its tournament)
 - `pairing_corrections`: `pairing_correct`
@@ -28,6 +29,7 @@ from .lifecycle import (
     tournament_start,
     tournament_start_undo,
     tournament_update,
+    tournaments_start_due,
 )
 from .pairing_corrections import pairing_correct
 from .ratings import ratings_recompute, ratings_record_match
@@ -46,4 +48,5 @@ __all__ = [
     "tournament_start",
     "tournament_start_undo",
     "tournament_update",
+    "tournaments_start_due",
 ]

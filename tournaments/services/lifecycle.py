@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings as site
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
-from core.errors import Conflict, Invalid
+from core.errors import ApplicationError, Conflict, Invalid
 from core.site_cache import site_lists_changed
 from matches.models import Match
 from matches.services import AnyUser, ruleset_resolve, series_resolve
@@ -25,6 +27,11 @@ from .common import organiser_fixable, require_organiser, require_setup, tournam
 from .entry import MAX_CAP, start_entry_restore, waiting_left_out_notify
 from .pairings import pairings_open
 from .seeding import seeds_apply
+
+logger = logging.getLogger(__name__)
+
+#: Tournaments one sweep starts, at most: the rest start at the next.
+_STARTS_PER_SWEEP = 20
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
@@ -198,6 +205,37 @@ def tournament_update(*, tournament_id: int, user: AnyUser, settings: Tournament
 def tournament_start(*, tournament_id: int, user: AnyUser) -> Tournament:
     """Close the entry, make the first pairings (and their matches), and run; tell the waiting list it is left out."""
     require_organiser(user)
+    return _start(tournament_id)
+
+
+def tournaments_start_due(*, now: datetime | None = None) -> list[int]:
+    """Start every tournament that runs itself (`advance_automatically`) whose `starts_at` has come.
+
+    The beat's sweep calls this, so an event announced for a time begins then with nobody at the desk.
+    Each starts in its own transaction under its row's lock (a start the organiser made meanwhile is not
+    made twice), at most `_STARTS_PER_SWEEP` a sweep. One with fewer than two entrants is not tried; one
+    its format refuses stays for its organiser, logged and tried again at each sweep. Returns the ids started.
+    """
+    due = (
+        Tournament.objects.filter(
+            status=Tournament.Status.SETUP, advance_automatically=True, starts_at__lte=now or timezone.now()
+        )
+        .annotate(entered=Count("entrants"))
+        .filter(entered__gte=2)
+    )
+    started = []
+    for tournament_id in due.values_list("pk", flat=True)[:_STARTS_PER_SWEEP]:
+        try:
+            with transaction.atomic():
+                _start(tournament_id)
+        except ApplicationError:
+            logger.warning("tournament %s: its start time came, but it could not start", tournament_id, exc_info=True)
+            continue
+        started.append(tournament_id)
+    return started
+
+
+def _start(tournament_id: int) -> Tournament:
     tournament = tournament_lock(tournament_id)
     require_setup(tournament)
     count = Entrant.objects.filter(tournament=tournament).count()

@@ -133,7 +133,8 @@ class TournamentForm(LocalTimes, ServiceErrors):
     advance_automatically = forms.BooleanField(
         required=False,
         label="Call every match as soon as it is paired",
-        help_text="Each round starts by itself once the round before is decided; unticked, you call each match.",
+        help_text="It starts by itself at its start time, if one is set, and each round once the round before "
+        "is decided; unticked, you start it and call each match.",
     )
     table_claim_seconds = WholeNumberField(
         min_value=TABLE_BOUNDS["claim_seconds"].minimum,
