@@ -430,9 +430,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.table_wait_notices_send",
         "schedule": float(os.environ.get("SPEED_TABLE_WAIT_SWEEP_EVERY_SECONDS", "10")),
     },
-    # A tournament that runs itself (advance_automatically) starts at its starts_at, with nobody at the desk.
-    "start-due-tournaments": {
-        "task": "tournaments.start_due",
+    # A tournament that runs itself (advance_automatically) starts at its starts_at, and calls a round held
+    # by its "not before" time when that comes, with nobody at the desk.
+    "tournaments-due": {
+        "task": "tournaments.due_sweep",
         "schedule": float(os.environ.get("SPEED_TOURNAMENT_START_SWEEP_EVERY_SECONDS", "30")),
     },
     # A lobby seek whose player's page stopped polling (they left) is expired here, not by any page.

@@ -1,4 +1,5 @@
-"""A tournament that runs itself starts at its start time, by the beat's sweep; no other does."""
+"""A tournament that runs itself starts at its start time, and calls a held round at its "not before" time,
+by the beat's sweep; no other does."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from django.utils import timezone
 
 from tests.factories import make_players, make_tournament, make_user
 from tournaments.models import Tournament, TournamentMatch
-from tournaments.services import tournaments_start_due
-from tournaments.services.schedule import tournament_starts_at_set
+from tournaments.services import tournament_start, tournaments_start_due
+from tournaments.services.running import match_score_enter, rounds_call_due
+from tournaments.services.schedule import round_schedule_set, tournament_starts_at_set
+from tournaments.tasks import tournaments_due_sweep_task
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +47,31 @@ def test_the_sweep_starts_only_the_events_that_run_themselves_and_can_start() ->
 
 
 def test_the_beat_runs_the_sweep() -> None:
-    from tournaments.tasks import tournaments_start_due_task
-
     schedule = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert tournaments_start_due_task.name in schedule
+    assert tournaments_due_sweep_task.name in schedule
+
+
+def test_a_round_held_by_its_not_before_time_is_called_when_it_comes() -> None:
+    organiser = make_user("orga", organiser=True)
+    tournament = make_tournament(
+        organiser,
+        make_players(4, prefix="r"),
+        format="swiss",
+        start=False,
+        confirmation="none",
+        advance_automatically=True,
+    )
+    later = timezone.now() + timedelta(hours=1)
+    round_schedule_set(tournament_id=tournament.pk, user=organiser, round=2, not_before=later)
+    tournament_start(tournament_id=tournament.pk, user=organiser)
+    first = list(TournamentMatch.objects.filter(tournament=tournament, round=1))
+    assert first and all(pairing.underway_at is not None for pairing in first)  # called as paired
+    for pairing in first:
+        match_score_enter(match_id=pairing.match_id, user=organiser, games_one=1, games_two=0)
+    second = TournamentMatch.objects.filter(tournament=tournament, round=2)
+    assert second.count() == 2 and all(pairing.status == "ready" for pairing in second)
+    assert not second.filter(underway_at__isnull=False).exists()  # held until its time
+    assert rounds_call_due(now=later - timedelta(minutes=1)) == []
+    assert rounds_call_due(now=later) == [tournament.pk]
+    assert not second.filter(underway_at__isnull=True).exists()
+    assert rounds_call_due(now=later) == []  # called once

@@ -8,8 +8,10 @@ optional station or table name) until it is decided; the pages list it under
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,9 +22,11 @@ from matches.selectors import match_score, user_is_organiser
 from matches.services import AnyUser, game_set_result
 from matches.services.notifications import Kind, notify
 
-from ..models import Tournament, TournamentMatch
+from ..models import RoundSchedule, Tournament, TournamentMatch
 from .common import require_organiser, tournament_lock
 
+#: Tournaments one sweep calls held rounds in, at most: the rest are called at the next.
+_CALLS_PER_SWEEP = 20
 #: Games an organiser's result can still be entered for.
 _UNSETTLED = (Game.Status.OPEN, Game.Status.AWAITING_CONFIRMATION, Game.Status.DISPUTED)
 
@@ -80,25 +84,58 @@ def pairing_called(tournament: Tournament, pairing: TournamentMatch) -> None:
         game_playable_notify(game_id=game_id)
 
 
-def pairings_call_ready(tournament: Tournament, pairings: Iterable[TournamentMatch]) -> None:
+def pairings_call_ready(
+    tournament: Tournament, pairings: Iterable[TournamentMatch], *, now: datetime | None = None
+) -> None:
     """With `advance_automatically`, call every ready pairing not yet called, as the pairing manager saves it:
-    a round is called as soon as it is paired, so nobody need be at the desk (the tournament row locked)."""
+    a round is called as soon as it is paired, so nobody need be at the desk (the tournament row locked).
+
+    A round whose "not before" time is still to come is held: `rounds_call_due` calls it then.
+    """
     if not tournament.advance_automatically or tournament.status != Tournament.Status.RUNNING:
         return
-    due = [
+    now = now or timezone.now()
+    ready = [
         pairing
         for pairing in pairings
         if pairing.status == TournamentMatch.Status.READY
         and pairing.match_id is not None
         and pairing.underway_at is None
     ]
+    if not ready:
+        return
+    held = set(RoundSchedule.objects.filter(tournament=tournament, not_before__gt=now).values_list("round", flat=True))
+    due = [pairing for pairing in ready if pairing.round not in held]
     if not due:
         return
-    now = timezone.now()
     TournamentMatch.objects.filter(pk__in=[pairing.pk for pairing in due]).update(underway_at=now)
     for pairing in due:
         pairing.underway_at = now
         pairing_called(tournament, pairing)
+
+
+def rounds_call_due(*, now: datetime | None = None) -> list[int]:
+    """Call the held rounds whose "not before" time has come, in the tournaments that run themselves.
+
+    The beat's sweep calls this (with `tournaments_start_due`): a round's time is the service's, kept
+    whether or not anyone has a page open. Each tournament is called under its row's lock, in its own
+    transaction, at most `_CALLS_PER_SWEEP` a sweep. Returns the ids of the tournaments it called in.
+    """
+    now = now or timezone.now()
+    come = RoundSchedule.objects.filter(tournament=OuterRef("tournament"), round=OuterRef("round"), not_before__lte=now)
+    waiting = TournamentMatch.objects.filter(
+        tournament__advance_automatically=True,
+        tournament__status=Tournament.Status.RUNNING,
+        status=TournamentMatch.Status.READY,
+        match__isnull=False,
+        underway_at__isnull=True,
+    ).filter(Exists(come))
+    tournament_ids = list(waiting.values_list("tournament_id", flat=True).distinct().order_by()[:_CALLS_PER_SWEEP])
+    for tournament_id in tournament_ids:
+        with transaction.atomic():
+            tournament = tournament_lock(tournament_id)
+            pairings_call_ready(tournament, TournamentMatch.objects.filter(tournament=tournament), now=now)
+    return tournament_ids
 
 
 def _notify_called(tournament: Tournament, pairing: TournamentMatch) -> None:
