@@ -65,7 +65,7 @@ def test_a_player_cancels_their_game(alice: Player) -> None:
 
 def test_a_refused_post_says_why(alice: Player) -> None:
     client = signed_in(alice)
-    bad = client.post("/play/seeks/", {"seek-ruleset": "spit", "seek-kind": "rated"})
+    bad = client.post("/play/seeks/", {"seek-ruleset": "team", "seek-kind": "rated"})  # four seats
     assert bad.status_code == 400 and not Seek.objects.exists()
     table = table_practice_create(user=alice.user, ruleset="speed", bots=["easy"])
     refused = client.post("/play/seeks/", {"seek-ruleset": "speed", "seek-kind": "rated"}, follow=True)
@@ -129,3 +129,16 @@ def test_the_lobby_poll_keeps_ones_game_listed_and_changes_with_the_lobby(alice:
     assert unchanged.status_code == 304
     seek_create(user=ben.user, ruleset="speed", rated=True)
     assert client.get("/live/?lobby", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_the_solitaire_page_starts_a_run_at_a_table(alice: Player) -> None:
+    assert 'data-role="play-solitaire"' not in Client().get("/solitaire/").content.decode()  # signed out
+    client = signed_in(alice)
+    page = client.get("/solitaire/").content.decode()
+    form = re.search(r'<form method="post" action="([^"]+)" data-role="play-solitaire">(.*?)</form>', page, re.S)
+    assert form is not None
+    fields = dict(re.findall(r'name="(ruleset|level)" value="([^"]+)"', form.group(2)))
+    started = client.post(form.group(1), fields)
+    table = Table.objects.get()
+    assert started.status_code == 302 and started["Location"] == f"/tables/{table.pk}/"
+    assert (table.ruleset_name, table.players, table.bots) == ("solitaire", ["alice"], [None])

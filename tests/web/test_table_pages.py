@@ -73,7 +73,7 @@ def test_practice_makes_a_table_against_bots_of_the_level_chosen(alice: Player) 
     assert Client().get("/play/").status_code == 302  # sign in first
     client = signed_in(alice)
     form = client.get("/play/").content.decode()
-    assert 'value="four-way"' in form and 'value="team"' not in form and 'value="spit"' not in form
+    assert all(f'value="{name}"' in form for name in ("four-way", "team", "spit", "double-spit", "solitaire"))
     answer = client.post("/play/", {"ruleset": "three-way", "level": "hard"})
     table = Table.objects.get()
     assert answer["Location"] == f"/tables/{table.pk}/"
@@ -83,7 +83,7 @@ def test_practice_makes_a_table_against_bots_of_the_level_chosen(alice: Player) 
     assert 'data-replay-url="/replays/0/"' in shell  # a practice game's replay is its log's, as any table's
     assert "Practice against bots" in shell
 
-    bad = client.post("/play/", {"ruleset": "spit", "level": "hard"})
+    bad = client.post("/play/", {"ruleset": "nonsense", "level": "hard"})
     assert bad.status_code == 200 and Table.objects.count() == 1
 
 
