@@ -233,14 +233,23 @@ def _flip(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     return Reply(None, table.v, changed=True)
 
 
-def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
+def _card_event(table: Table, seat: int, kind: str, fields: dict[str, Any]) -> tuple[Judge, dict[str, Any]]:
+    """The game and the `kind` event (`play`, `move`) of `seat` now, if the table and the seat may move a card."""
     if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
         raise _Bad("not_playing", f"The table is {table.status}: no card may be played now.")
     if seat in table.out:
         raise _Bad("not_playing", "You resigned: the game goes on without you.")
     game = live_game_build(table, take=True)
-    t = _clock(table, game, now_ms())
-    raw: dict[str, Any] = {"t": t, "type": "play", "player": seat, **fields}
+    return game, {"t": _clock(table, game, now_ms()), "type": kind, "player": seat, **fields}
+
+
+def _refused(table: Table, game: Judge, error: LogError) -> _Bad:
+    live_game_keep(table.pk, table.v, game)  # nothing changed: the game is still the row's
+    return _Bad(str(error.code), error.message)
+
+
+def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
+    game, raw = _card_event(table, seat, "play", fields)
     try:
         game.check(raw)
     except LogError as error:
@@ -250,30 +259,22 @@ def _play(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
                 _record(table, game, collision)
                 bump(table, game, [])
                 raise _Bad("collision", "Another card landed on that pile just before yours.", changed=True) from None
-        live_game_keep(table.pk, table.v, game)  # nothing changed: the game is still the row's
-        raise _Bad(str(error.code), error.message) from None
+        raise _refused(table, game, error) from None
     _record(table, game, raw)
-    _after_move(table, game, t, seat)
+    _after_move(table, game, raw["t"], seat)
     bump(table, game, _ENDING_FIELDS)
     return Reply(None, table.v, changed=True)
 
 
 def _move(table: Table, seat: int, fields: dict[str, Any]) -> Reply:
     """A tableau move (Spit): a stock pile's top into an empty stock position, judged by the engine."""
-    if table.status not in (Table.Status.PLAYING, Table.Status.STUCK):
-        raise _Bad("not_playing", f"The table is {table.status}: no card may be moved now.")
-    if seat in table.out:
-        raise _Bad("not_playing", "You resigned: the game goes on without you.")
-    game = live_game_build(table, take=True)
-    t = _clock(table, game, now_ms())
-    raw: dict[str, Any] = {"t": t, "type": "move", "player": seat, **fields}
+    game, raw = _card_event(table, seat, "move", fields)
     try:
         game.check(raw)
     except LogError as error:
-        live_game_keep(table.pk, table.v, game)  # nothing changed: the game is still the row's
-        raise _Bad(str(error.code), error.message) from None
+        raise _refused(table, game, error) from None
     _record(table, game, raw)
-    _after_move(table, game, t, None)  # a move empties no stock: it never ends the game, but may unstick it
+    _after_move(table, game, raw["t"], None)  # a move empties no stock: it never ends the game, but may unstick it
     bump(table, game, _ENDING_FIELDS)
     return Reply(None, table.v, changed=True)
 

@@ -181,7 +181,7 @@ def find_deck(ruleset: str, wanted: Any, *, seeds: int = 3000, stop: Any = None)
 
 import re  # noqa: E402
 
-from asgiref.sync import sync_to_async  # noqa: E402
+from asgiref.sync import async_to_sync, sync_to_async  # noqa: E402
 
 _CARD = re.compile(r"^(?:10|[2-9AJQK])[SHDC]$|^JK$")
 
@@ -214,6 +214,27 @@ async def play_out(seats: dict[int, Seat], table_id: int, *, max_moves: int = 20
         await seats[seat].send({**message, "ref": f"m{table.v}"})
         await seats[seat].until(lambda state, v=table.v: state["v"] > v, timeout=10)
     raise AssertionError("the game did not end")
+
+
+def play_match(table_id: int, users: list[Any], *, max_moves: int = 2000) -> tuple[list[Seat], Seat]:
+    """Every player of a match table sits, readies and plays it out with the driver, watched by a spectator;
+    the seats and the spectator, each with every message it received."""
+
+    async def scenario() -> tuple[list[Seat], Seat]:
+        seats = [Seat(table_id, user) for user in users]
+        watcher = Seat(table_id)
+        for seat in (*seats, watcher):
+            await seat.connect()
+        for seat in seats:
+            await seat.send({"type": "ready"})
+        await seats[0].until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
+        await play_out(dict(enumerate(seats)), table_id, max_moves=max_moves)
+        for seat in (*seats, watcher):
+            await seat.until(lambda state: state["status"] == "over", timeout=5)
+            await seat.close()
+        return seats, watcher
+
+    return async_to_sync(scenario)()
 
 
 def _cards_in(value: Any, out: list[str]) -> None:

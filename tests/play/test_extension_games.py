@@ -21,7 +21,7 @@ from replays.models import MatchLog, SolitaireRun
 from speedrules import PRESETS, verify_bytes
 from tests.factories import make_player
 
-from .conftest import Seat, driver_intent, fixed_deck, game_now, play_out
+from .conftest import Seat, driver_intent, fixed_deck, game_now, play_match, play_out
 
 
 def _verified(data: bytes) -> Any:
@@ -40,21 +40,7 @@ def _match_table(ruleset: str, seed: int = 1) -> tuple[Table, list[Any], Any]:
 
 
 def _play_match(table: Table, players: list[Any]) -> tuple[list[Seat], Seat]:
-    async def scenario() -> tuple[list[Seat], Seat]:
-        seats = [Seat(table.pk, player.user) for player in players]
-        watcher = Seat(table.pk)
-        for seat in (*seats, watcher):
-            await seat.connect()
-        for seat in seats:
-            await seat.send({"type": "ready"})
-        await seats[0].until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
-        await play_out(dict(enumerate(seats)), table.pk, max_moves=4000)
-        for seat in (*seats, watcher):
-            await seat.until(lambda state: state["status"] == "over", timeout=5)
-            await seat.close()
-        return seats, watcher
-
-    return async_to_sync(scenario)()
+    return play_match(table.pk, [player.user for player in players], max_moves=4000)
 
 
 @pytest.mark.django_db(transaction=True)

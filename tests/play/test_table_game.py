@@ -22,7 +22,7 @@ from speedrules import PRESETS
 from tests.factories import make_player
 from tournaments.audit import audit_records
 
-from .conftest import Seat, assert_no_leak, dealt_to, driver_move, find_deck, play_out
+from .conftest import Seat, assert_no_leak, dealt_to, driver_move, find_deck, play_match, play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,21 +53,7 @@ def _play_match_game(ruleset: str, deck: list[str]) -> tuple[Table, list[Seat], 
     game = match.games.get(number=1)
     table, _ = table_open_for_game(game_id=game.pk, user=players[0].user, deck=deck)
 
-    async def scenario() -> tuple[list[Seat], Seat]:
-        seats = [Seat(table.pk, player.user) for player in players]
-        watcher = Seat(table.pk)
-        for seat in (*seats, watcher):
-            await seat.connect()
-        for seat in seats:
-            await seat.send({"type": "ready"})
-        await seats[0].until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
-        await play_out(dict(enumerate(seats)), table.pk)
-        for seat in (*seats, watcher):
-            await seat.until(lambda state: state["status"] == "over", timeout=5)
-            await seat.close()
-        return seats, watcher
-
-    seats, watcher = async_to_sync(scenario)()
+    seats, watcher = play_match(table.pk, [player.user for player in players])
     return Table.objects.get(pk=table.pk), seats, watcher, match
 
 
