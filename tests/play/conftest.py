@@ -179,6 +179,7 @@ def find_deck(ruleset: str, wanted: Any, *, seeds: int = 3000, stop: Any = None)
 
 # -- driving a table over its sockets ------------------------------------------------------------
 
+import asyncio  # noqa: E402
 import re  # noqa: E402
 
 from asgiref.sync import async_to_sync, sync_to_async  # noqa: E402
@@ -214,6 +215,15 @@ async def play_out(seats: dict[int, Seat], table_id: int, *, max_moves: int = 20
         await seats[seat].send({**message, "ref": f"m{table.v}"})
         await seats[seat].until(lambda state, v=table.v: state["v"] > v, timeout=10)
     raise AssertionError("the game did not end")
+
+
+async def only_seat_zero(table: Table, game: Any) -> bool:
+    """A `play_out` hook: the driver plays seat 0 only; when seat 0 has no move it waits for the bots or timers."""
+    move = driver_intent(game.state) if table.status == Table.Status.PLAYING else None
+    if move is not None and move[0] == 0:
+        return False
+    await asyncio.sleep(0.02)
+    return True
 
 
 def play_match(table_id: int, users: list[Any], *, max_moves: int = 2000) -> tuple[list[Seat], Seat]:

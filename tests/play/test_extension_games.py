@@ -6,7 +6,6 @@ every log a table makes verifies and decides its game as the extension's logs do
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from replays.models import MatchLog, SolitaireRun
 from speedrules import PRESETS, verify_bytes
 from tests.factories import make_player
 
-from .conftest import Seat, driver_intent, fixed_deck, game_now, play_match, play_out
+from .conftest import Seat, driver_intent, fixed_deck, game_now, only_seat_zero, play_match, play_out
 
 
 def _verified(data: bytes) -> Any:
@@ -118,19 +117,12 @@ def test_bots_play_the_extensions_games_at_a_practice_table(ruleset: str, bots: 
     me = make_player("pat")
     table = table_practice_create(user=me.user, ruleset=ruleset, bots=bots)
 
-    async def my_seat_only(current: Table, game: Any) -> bool:
-        move = driver_intent(game.state) if current.status == Table.Status.PLAYING else None
-        if move is not None and move[0] == 0:
-            return False
-        await asyncio.sleep(0.02)
-        return True
-
     async def scenario() -> None:
         seat = Seat(table.pk, me.user)
         await seat.connect()
         await seat.send({"type": "ready"})
         await seat.until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
-        await play_out({0: seat}, table.pk, hook=my_seat_only, max_moves=20_000)
+        await play_out({0: seat}, table.pk, hook=only_seat_zero, max_moves=20_000)
         await seat.close()
 
     async_to_sync(scenario)()

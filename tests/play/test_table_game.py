@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import subprocess
@@ -22,7 +21,7 @@ from speedrules import PRESETS
 from tests.factories import make_player
 from tournaments.audit import audit_records
 
-from .conftest import Seat, assert_no_leak, dealt_to, driver_move, find_deck, play_match, play_out
+from .conftest import Seat, assert_no_leak, dealt_to, find_deck, only_seat_zero, play_match, play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,7 +139,7 @@ def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path,
         await seat.connect()
         await seat.send({"type": "ready"})
         await seat.until(lambda state: state["status"] in ("playing", "stuck"), timeout=5)
-        await play_out({0: seat}, table.pk, hook=_only_my_seat)
+        await play_out({0: seat}, table.pk, hook=only_seat_zero)
         await seat.until(lambda state: state["status"] == "over", timeout=5)
         await seat.close()
 
@@ -170,15 +169,6 @@ def test_a_practice_game_against_bots_is_played_and_its_log_kept(tmp_path: Path,
     kept = ReplaySteps.objects.get(log=log)
     assert client.get(f"/api/tables/{table.pk}/steps/compact/").json() == steps
     assert ReplaySteps.objects.get(log=log).created_at == kept.created_at  # read from the cache, not rebuilt
-
-
-async def _only_my_seat(table: Table, game: object) -> bool:
-    """The driver plays seat 0 only; when seat 0 has no play it waits for the bot or the timers."""
-    move = driver_move(game.state) if table.status == Table.Status.PLAYING else None
-    if move is not None and move[0] == 0:
-        return False
-    await asyncio.sleep(0.02)
-    return True
 
 
 @pytest.mark.django_db(transaction=True)
