@@ -152,23 +152,39 @@
     }
     if (state.status !== "over" || !state.result) return null;
     var result = state.result;
-    if (result.deadlock) return { headline: "Deadlock: no flip could free a move. The game is void.", places: null };
+    var solo = state.players.length === 1; // Speed Solitaire: a run against the clock
+    if (result.deadlock) {
+      return {
+        headline: solo
+          ? "No card fits and no flip frees one: the run ends with " + result.cards_left + " cards left."
+          : "Deadlock: no flip could free a move. The game is void.",
+        places: null,
+      };
+    }
+    // Who won, in words: a team game is won by a team ("You and chloe"), any other by one seat.
+    var teams = state.ruleset && state.ruleset.teams;
+    function winners(first) {
+      var seats = teams && result.winner_team !== undefined ? teams[result.winner_team] : [result.winner];
+      return seatsNamed(state, seats, first);
+    }
     var by = result.by;
     var t = ended && ended.t !== null && ended.t !== undefined ? ended.t : state.t;
     var against = ended && ended.against ? ended.against : (state.resigned || []).slice(-1);
     var actor = ended && ended.seat !== null && ended.seat !== undefined ? ended.seat : null;
     var losers = seatsNamed(state, against, true);
-    var won = result.places ? "." : ": " + seatName(state, result.winner) + " won by forfeit.";
+    var won = result.places ? "." : ": " + winners(false) + " won by forfeit.";
     var headline;
-    if (!by) {
-      headline = seatsNamed(state, [result.winner], true) + " won (Speed called at " + clock(state.t) + ").";
+    if (!by && solo) {
+      headline = seatsNamed(state, [0], true) + " cleared the run in " + clock(state.t) + ".";
+    } else if (!by) {
+      headline = winners(true) + " won (Speed called at " + clock(state.t) + ").";
     } else if (by === "resign") {
       headline = seatsNamed(state, [actor !== null ? actor : against[0]], true) + " resigned at " + clock(t) +
         (result.places ? ": the game is over." : won);
     } else if (by === "claim") {
       var claimer = actor !== null ? actor : result.winner;
       headline = losers + " left the table: " + seatName(state, claimer) + " claimed the game at " + clock(t) +
-        (result.places ? "." : " and won by forfeit.");
+        (result.places ? "." : teams ? " for " + winners(false) + "." : " and won by forfeit.");
     } else if (by === "time") {
       var scores = (ended && ended.played) || [];
       headline = "Time is up at " + clock(t) + ": " + (result.places ? "placed" : seatName(state, result.winner) + " won") +

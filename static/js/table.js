@@ -17,8 +17,13 @@
    owns the socket and the state and calls it. Every `ref` this page sends starts with a random
    token of its own load: the server never applies a seat's `play` ref twice, so refs counted from
    1 again after a reload, or in a second tab, would be ignored as repeats. "Play again" after the
-   game is static/js/table-again.js, and who watches and who is awaited static/js/table-who.js, both
-   loaded before this file too.
+   game is static/js/table-again.js, who watches and who is awaited static/js/table-who.js, and Spit's
+   stock piles static/js/table-stock.js, all loaded before this file too.
+
+   The extension's games (docs/table-protocol.md) change what the page draws, not how it plays: a team
+   game tags each seat with its team and a partner's hand stays a count; a tableau game (Spit) plays
+   from the seat's stock piles instead of a hand, choosing a top and then a centre pile (a play with
+   `from`) or an empty stock position (a `move`); Speed Solitaire is one seat timed from the first card.
 
    Plain script, no framework, no inline code (the site's Content-Security-Policy). */
 (function () {
@@ -29,6 +34,7 @@
 
   var SUITS = window.SpeedCards.SUITS;
   var Life = window.SpeedTableLife;
+  var Stock = window.SpeedTableStock;
   var PILE_KEYS = ["a", "s", "d", "f", "g", "h", "j", "k"];
   var REFUSALS = {
     bad_message: "The server could not read that move.",
@@ -57,6 +63,7 @@
   var state = null;
   var stateAt = 0; // performance.now() when `state` arrived
   var selected = []; // the hand cards chosen, in order (a run with multi_card)
+  var chosenStock = null; // in a tableau game: the own stock pile whose top is chosen
   var flipSent = false; // this seat flipped in the present stuck spell (the state does not say)
   var refs = {}; // ref -> the cards it played, to show a refusal on them
   var refCount = 0;
@@ -114,6 +121,15 @@
     return state && (state.status === "abandoned" || state.status === "aborted" || (state.status === "over" && state.log));
   }
   function inPlay() { return state && (state.status === "playing" || state.status === "stuck"); }
+  // Spit: the seats play from stock piles, which the state lists (`stock`), not from a hand.
+  function tableau() { return !!(state && state.stock); }
+  function ownStock() { return tableau() && seated() ? state.stock[state.you] : null; }
+  // The team of `seat` (an index into ruleset.teams), or null outside a team game.
+  function teamOf(seat) {
+    var teams = (state.ruleset && state.ruleset.teams) || [];
+    for (var side = 0; side < teams.length; side++) if (teams[side].indexOf(seat) >= 0) return side;
+    return null;
+  }
   function flipAsked() {
     return (
       acting() && state.status === "stuck" && state.ruleset && state.ruleset.stall_source === "draw_piles" &&
@@ -234,6 +250,7 @@
   }
 
   function choose(index) {
+    if (tableau()) return stockChosen(index);
     if (!acting() || !state.hand || index >= state.hand.length) return;
     var card = state.hand[index];
     var at = selected.indexOf(index);
@@ -249,6 +266,33 @@
     return card;
   }
 
+  // A tableau game: a stock top is chosen (or let go); with one chosen, an empty position of one's own
+  // takes it (a `move`).
+  function stockChosen(index) {
+    var mine = ownStock();
+    if (!acting() || !inPlay() || !mine || index >= mine.length) return;
+    if (mine[index].top) {
+      chosenStock = chosenStock === index ? null : index;
+      drawHand();
+      say(chosenStock === null ? "Nothing chosen" : Stock.short(mine[index].top) + " chosen: now a centre pile, or an empty stock pile to move it there");
+      return;
+    }
+    if (chosenStock === null) {
+      say("Stock pile " + (index + 1) + " is empty: choose a card first, then this place to move it here");
+      return;
+    }
+    var ref = nextRef("m");
+    var card = mine[chosenStock].top;
+    refs[ref] = { cards: [card] };
+    if (send({ type: "move", ref: ref, card: card, from: chosenStock, to: index })) {
+      chosenStock = null;
+      drawHand();
+      say("");
+    } else {
+      note("Not connected: that move was not sent.", "error");
+    }
+  }
+
   function pileChosen(pile) {
     if (!state || !acting() || pile >= state.piles.length) return;
     if (flipAsked()) {
@@ -259,18 +303,20 @@
       }
       return;
     }
-    if (!selected.length) {
-      say("Choose a card of your hand first");
+    if (tableau() ? chosenStock === null : !selected.length) {
+      say(tableau() ? "Choose a card of your stock piles first" : "Choose a card of your hand first");
       return;
     }
-    var cards = selected.map(function (i) { return state.hand[i]; });
+    var cards = tableau() ? [ownStock()[chosenStock].top] : selected.map(function (i) { return state.hand[i]; });
     var ref = nextRef("c");
     var message = { type: "play", pile: pile, ref: ref };
     if (state.ruleset.multi_card) message.cards = cards;
     else message.card = cards[0];
+    if (tableau()) message.from = chosenStock;
     refs[ref] = { cards: cards, pile: pile };
     if (send(message)) {
       selected = [];
+      chosenStock = null;
       drawHand();
       say("");
     } else {
@@ -327,6 +373,11 @@
       // Keep a choice only while the chosen cards are still at their places.
       selected = selected.filter(function (i) { return previous && state.hand && previous.hand && state.hand[i] === previous.hand[i]; });
     }
+    if (chosenStock !== null) {
+      var before = previous && previous.stock && seated() ? previous.stock[state.you][chosenStock].top : null;
+      var now = ownStock() ? ownStock()[chosenStock].top : null;
+      if (!now || now !== before) chosenStock = null;
+    }
     draw(previous);
   }
 
@@ -347,6 +398,8 @@
     drawSeats();
     drawPiles(previous);
     drawHand();
+    drawStocksSeen();
+    drawGameWords();
     if (!selected.length) say("");
     drawFlip();
     drawLast();
@@ -377,6 +430,8 @@
       var item = el("li", "tt-seat");
       item.dataset.seat = String(seat);
       if (seat === state.you) item.classList.add("is-you");
+      var team = teamOf(seat);
+      if (team !== null) item.dataset.team = String(team);
       var head = el("div", "tt-seat__head");
       var dot = el("span", "tt-dot " + (state.connected[seat] ? "tt-dot--on" : "tt-dot--off"));
       dot.setAttribute("aria-hidden", "true");
@@ -384,13 +439,16 @@
       head.appendChild(el("strong", null, name + (seat === state.you ? " (you)" : "")));
       item.appendChild(head);
       var out = (state.resigned || []).indexOf(seat) >= 0;
+      var partner = team !== null && seated() && seat !== state.you && teamOf(state.you) === team;
+      var cards = tableau()
+        ? [plural(stockCount(seat), "card") + " in stock", plural(state.draw_counts[seat], "spit card")]
+        : [plural(state.hand_counts[seat], "card") + " in hand", state.draw_counts[seat] + " to draw" + (team !== null ? " (the team's)" : "")];
       var facts = [
+        team !== null ? "team " + (team + 1) + (partner ? ", your partner" : "") : null,
         out ? "resigned" : null,
         state.connected[seat] ? "connected" : "not connected",
         state.status === "waiting" ? (state.ready[seat] ? "ready" : "not ready") : null,
-        plural(state.hand_counts[seat], "card") + " in hand",
-        state.draw_counts[seat] + " to draw",
-      ].filter(Boolean);
+      ].concat(cards).filter(Boolean);
       var line = el("span", "tt-seat__facts", facts.join(" · "));
       line.dataset.role = "seat-facts";
       item.appendChild(line);
@@ -402,10 +460,15 @@
     });
   }
 
+  function stockCount(seat) {
+    return state.stock[seat].reduce(function (sum, pile) { return sum + pile.down + (pile.top ? 1 : 0); }, 0);
+  }
+
   function drawPiles(previous) {
     var row = $("piles");
     if (unchanged("piles", JSON.stringify([state.piles, state.pile_counts, state.stacks, inPlay(), acting()]))) return;
     row.textContent = "";
+    row.dataset.count = String(state.piles.length); // eight piles (Double Spit) take a smaller card
     var keysShown = state.piles.length <= PILE_KEYS.length;
     state.piles.forEach(function (top, pile) {
       var button = el("button", "tt-pile");
@@ -414,7 +477,9 @@
       button.dataset.top = top || "";
       var count = state.pile_counts[pile];
       // Before t = 0 a pile shows no card: its starter lies face down.
-      var label = "Pile " + (pile + 1) + ": " + (top ? cardLabel(top) : count ? "face down" : "empty") + ", " + plural(count, "card");
+      // In Spit centre pile p is seat p's spit pile (docs/table-protocol.md).
+      var whose = tableau() && state.players[pile] ? " (" + state.players[pile] + "'s spit pile)" : "";
+      var label = "Pile " + (pile + 1) + whose + ": " + (top ? cardLabel(top) : count ? "face down" : "empty") + ", " + plural(count, "card");
       if (keysShown) label += " (key " + PILE_KEYS[pile].toUpperCase() + ")";
       button.setAttribute("aria-label", label);
       var face = top ? cardNode(top) : backNode(0);
@@ -448,6 +513,7 @@
   }
 
   function drawHand() {
+    if (tableau()) return drawOwnStock();
     var row = $("hand");
     var hand = (state && state.hand) || [];
     var now = performance.now();
@@ -484,6 +550,49 @@
     if (seated() && !hand.length) row.appendChild(el("p", "tt-muted", state.hand === null ? "Your cards are dealt when the countdown starts." : "No cards in hand."));
   }
 
+  // A tableau game: the seat's own stock piles, in the hand's place.
+  function drawOwnStock() {
+    var row = $("hand");
+    var mine = ownStock();
+    $("hand-box").hidden = !seated();
+    if (unchanged("hand", JSON.stringify([mine, chosenStock, inPlay(), acting()]))) return;
+    row.textContent = "";
+    if (!mine) return;
+    row.appendChild(Stock.row(mine, { chosen: chosenStock, enabled: inPlay() && acting() }));
+  }
+
+  // Everyone else's stock piles lie open on the table (a spectator sees every seat's).
+  function drawStocksSeen() {
+    var box = $("stocks-seen");
+    box.hidden = !tableau();
+    if (!tableau() || unchanged("stocks-seen", JSON.stringify([state.stock, state.you]))) return;
+    box.textContent = "";
+    state.stock.forEach(function (piles, seat) {
+      if (seat === state.you) return;
+      var group = el("div", "tt-stock-seen");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", state.players[seat] + "'s stock piles");
+      group.dataset.seat = String(seat);
+      group.appendChild(el("p", "tt-stock-seen__who", state.players[seat] + "'s stock piles"));
+      group.appendChild(Stock.row(piles, null));
+      box.appendChild(group);
+    });
+  }
+
+  // What this game's seat plays from and how, in words: the heading and the help under the hand.
+  function drawGameWords() {
+    var solo = state.players.length === 1;
+    $("hand-title").textContent = tableau() ? "Your stock piles" : "Your hand";
+    var help = tableau()
+      ? "Tap a card of your stock piles, then a centre pile to play it, or an empty stock pile to move it there. Keys: 1–5 choose a stock pile (with a card chosen, an empty one takes it), A S (or ← →) put it on pile 1 or 2; Esc lets go. When nobody can move, the server turns everyone's next spit card over."
+      : null;
+    if (!help && solo) help = "Tap a card, then a pile; when no card fits, choose where your draw pile's top card goes. The run is timed from the first card to your last. Keys: 1–4 choose a card, A S D F a pile, Esc lets go, R says you are ready.";
+    $("hand").setAttribute("aria-label", tableau() ? "Your stock piles" : "Your hand");
+    $("help").hidden = !!help;
+    $("help-game").hidden = !help;
+    $("help-game").textContent = help || "";
+  }
+
   function drawFlip() {
     var box = $("flip");
     var asked = !!(state && flipAsked());
@@ -491,6 +600,10 @@
     if (!asked || unchanged("flip", String(state.v) + ":" + state.piles.length)) return;
     var choices = $("flip-choices");
     choices.textContent = "";
+    var team = teamOf(state.you);
+    $("flip-words").textContent = team !== null
+      ? "Where does your team's draw pile's top card go? The first of you to choose decides."
+      : "Where does your draw pile's top card go?";
     state.piles.forEach(function (_top, pile) {
       var button = el("button", "button button--small", "Pile " + (pile + 1));
       button.type = "button";
@@ -507,14 +620,16 @@
       return;
     }
     var who = last.player !== undefined && last.player !== null ? state.players[last.player] : "";
-    var text;
-    if (last.type === "play") {
+    var text = Stock.lastWords(last, who);
+    if (text) {
+      // a tableau event (Spit), said by table-stock.js
+    } else if (last.type === "play") {
       var cards = last.cards || [last.card];
       text = who + " played " + cards.map(cardShort).join(" ") + " on pile " + (last.pile + 1);
     } else if (last.type === "collision") {
       text = who + "'s " + cardShort(last.card || (last.cards || [""])[0]) + " collided on pile " + (last.pile + 1);
     } else if (last.type === "stall") {
-      text = "Stalled: new cards turned onto the piles";
+      text = tableau() ? "Stalled: everyone turned a spit card onto their spit pile" : "Stalled: new cards turned onto the piles";
     } else if (last.type === "reshuffle") {
       text = "The centre piles were reshuffled into the stacks";
     } else if (last.type === "speed") {
@@ -537,6 +652,7 @@
     // speed-table/1: `log` is the log's URL (a practice table's too) and its bytes are at `document/`.
     var documentUrl = state.log ? state.log.replace(/\/$/, "") + "/document/" : null;
     replay.hidden = !replayUrl;
+    $("board").hidden = !replayUrl || state.players.length !== 1; // a solitaire run is ranked once verified
     $("log-wait").hidden = !!replayUrl;
     if (replayUrl) {
       replay.href = replayUrl;
@@ -602,9 +718,12 @@
       countdown.hidden = false;
       var stall = state.settings ? state.settings.stall_ms : 1500;
       var left = Math.max(0, Math.ceil((stall - since) / 100) / 10);
-      countdown.textContent = state.ruleset && state.ruleset.stall_source === "draw_piles"
+      var source = state.ruleset && state.ruleset.stall_source;
+      countdown.textContent = source === "draw_piles"
         ? "Nobody can move: each player turns a card of their draw pile onto a pile (" + left.toFixed(1) + " s)"
-        : "Nobody can move: the stacks turn over in " + left.toFixed(1) + " s";
+        : source === "spit_cards"
+          ? "Nobody can move: everyone's next spit card turns over in " + left.toFixed(1) + " s"
+          : "Nobody can move: the stacks turn over in " + left.toFixed(1) + " s";
     } else {
       countdown.hidden = true;
     }
@@ -635,6 +754,8 @@
   $("hand").addEventListener("click", function (event) {
     var button = event.target.closest("[data-index]");
     if (button) choose(Number(button.dataset.index));
+    var stock = event.target.closest("[data-stock]");
+    if (stock) stockChosen(Number(stock.dataset.stock));
   });
   $("piles").addEventListener("click", function (event) {
     var button = event.target.closest("[data-pile]");
@@ -674,6 +795,7 @@
       }
     } else if (key === "escape") {
       selected = [];
+      chosenStock = null;
       drawHand();
     } else if (key === "r" && state.status === "waiting" && acting()) {
       ready();
