@@ -1,5 +1,6 @@
 /* Playing cards drawn as the `{% card %}` template tag draws them (web/templatetags/cards.py),
-   for the scripts that draw cards themselves: the replay viewer and the table page. Loaded
+   for the scripts that draw cards themselves: the replay viewer and the table page (with the few helpers
+   they all need to build a page). Loaded
    before them; sets `window.SpeedCards`. Plain script, no inline code (the site's CSP). */
 (function () {
   "use strict";
@@ -14,6 +15,15 @@
     if (cls) node.className = cls;
     if (text !== undefined && text !== null) node.textContent = text;
     return node;
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  // "Q♥", "Joker": a card in a sentence.
+  function short(card) {
+    if (!card) return "";
+    if (card === "JK") return "Joker";
+    return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
   }
 
   // "Queen of hearts", "Joker".
@@ -62,5 +72,5 @@
     return node;
   }
 
-  window.SpeedCards = { SUITS: SUITS, label: label, face: face };
+  window.SpeedCards = { SUITS: SUITS, el: el, plural: plural, short: short, label: label, face: face };
 }());

@@ -31,13 +31,7 @@
   var MOVE_LENGTH = { 0: 0, 1: 3, 2: 3, 3: 0, 4: 0, 5: 1, "-1": 0 };
 
   function $(role) { return root.querySelector('[data-role="' + role + '"]'); }
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
+  var el = window.SpeedCards.el, plural = window.SpeedCards.plural;
   var cardLabel = window.SpeedCards.label;
   function cardNode(card) { return window.SpeedCards.face(card, true); }
 
@@ -99,7 +93,6 @@
     return minutes + ":" + (seconds.length < 4 ? "0" : "") + seconds;
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
   function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
 
   // ---------- The compact steps: one chunk into whole tables ----------

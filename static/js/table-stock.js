@@ -12,20 +12,7 @@
 
   var Cards = window.SpeedCards;
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-  function short(card) {
-    if (!card) return "";
-    if (card === "JK") return "Joker";
-    return card.slice(0, -1) + (Cards.SUITS[card.slice(-1)] || "");
-  }
+  var el = Cards.el, plural = Cards.plural, short = Cards.short;
 
   // One position's picture: its face-up top, else a back (cards face down) or an empty place.
   function picture(pile) {
@@ -83,5 +70,5 @@
     return null;
   }
 
-  window.SpeedTableStock = { row: row, lastWords: lastWords, short: short };
+  window.SpeedTableStock = { row: row, lastWords: lastWords };
 }());

@@ -32,7 +32,6 @@
   var root = document.querySelector("[data-table]");
   if (!root) return;
 
-  var SUITS = window.SpeedCards.SUITS;
   var Life = window.SpeedTableLife;
   var Stock = window.SpeedTableStock;
   var PILE_KEYS = ["a", "s", "d", "f", "g", "h", "j", "k"];
@@ -80,19 +79,8 @@
   var proofDone = false;
 
   function $(role) { return root.querySelector('[data-role="' + role + '"]'); }
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = text;
-    return node;
-  }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-  var cardLabel = window.SpeedCards.label;
-  function cardShort(card) {
-    if (card === "JK") return "Joker";
-    return card.slice(0, -1) + (SUITS[card.slice(-1)] || "");
-  }
+  var el = window.SpeedCards.el, plural = window.SpeedCards.plural;
+  var cardLabel = window.SpeedCards.label, cardShort = window.SpeedCards.short;
 
   function cardNode(card) { return window.SpeedCards.face(card, false); }
   function backNode(count) {
@@ -274,7 +262,7 @@
     if (mine[index].top) {
       chosenStock = chosenStock === index ? null : index;
       drawHand();
-      say(chosenStock === null ? "Nothing chosen" : Stock.short(mine[index].top) + " chosen: now a centre pile, or an empty stock pile to move it there");
+      say(chosenStock === null ? "Nothing chosen" : cardShort(mine[index].top) + " chosen: now a centre pile, or an empty stock pile to move it there");
       return;
     }
     if (chosenStock === null) {
