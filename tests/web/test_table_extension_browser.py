@@ -192,11 +192,15 @@ def test_team_speed_against_three_bots_with_a_spectator_on_a_phone(
 
     verified_log(table)
     table.refresh_from_db()
-    side = table.result["winner_team"]
-    names = [table.players[seat] for seat in ((0, 2), (1, 3))[side]]
-    words = f"{'You' if side == 0 else names[0]} and {names[1]} won"
+    if table.result.get("deadlock"):  # the bots' timing can leave four hands that no flip frees
+        words = watcher_words = "Deadlock"
+    else:
+        side = table.result["winner_team"]
+        names = [table.players[seat] for seat in ((0, 2), (1, 3))[side]]
+        words = f"{'You' if side == 0 else names[0]} and {names[1]} won"
+        watcher_words = f"{names[0]} and {names[1]} won"
     expect(page.locator("[data-role=result]")).to_contain_text(words)
-    expect(watcher.locator("[data-role=result]")).to_contain_text(f"{names[0]} and {names[1]} won")
+    expect(watcher.locator("[data-role=result]")).to_contain_text(watcher_words)
     expect(page.locator("[data-role=replay]")).to_be_visible(timeout=30_000)
 
 
