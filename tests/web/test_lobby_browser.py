@@ -16,6 +16,15 @@ from tests.web.test_table_browser import log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def post_a_casual_game(page: Page, server: AsgiServer) -> None:
+    """Post a casual California game from the lobby, as a player would."""
+    page.goto(f"{server.url}/play/")
+    form = page.locator("[data-role=seek-form]")
+    form.get_by_label("Ruleset").select_option("california")
+    form.get_by_label("Casual: ratings stay as they are").check()
+    page.get_by_role("button", name="Post a game").click()
+
+
 def test_a_game_posted_in_the_lobby_seats_its_player_and_the_first_to_accept(
     asgi_server: AsgiServer, new_page: Callable[..., Page], shot: Callable[[Page, str], object]
 ) -> None:
@@ -23,11 +32,7 @@ def test_a_game_posted_in_the_lobby_seats_its_player_and_the_first_to_accept(
     make_player("ben")
     seeker, accepter = new_page(), new_page(width=390, height=844)  # the accepter on a phone
     log_in(seeker, asgi_server, "alice")
-    seeker.goto(f"{asgi_server.url}/play/")
-    form = seeker.locator("[data-role=seek-form]")
-    form.get_by_label("Ruleset").select_option("california")
-    form.get_by_label("Casual: ratings stay as they are").check()
-    seeker.get_by_role("button", name="Post a game").click()
+    post_a_casual_game(seeker, asgi_server)
     expect(seeker.locator("[data-role=my-seek]")).to_contain_text("Waiting for an opponent: California, casual")
 
     log_in(accepter, asgi_server, "ben")

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from benchmarks.asgi_server import AsgiServer
 from matches.models import Challenge, Game, Match
 from play.models import Seek, TableAgain
+from tests.web.test_lobby_browser import post_a_casual_game
 from tests.web.test_table_browser import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -61,11 +62,7 @@ def test_two_strangers_meet_in_the_lobby_then_by_a_challenge_and_play_again(
     _sign_up(bruno, asgi_server, "bruno", "Bruno")
 
     # The lobby: bruno posts a casual game, amara (who has never played him) accepts it.
-    bruno.goto(f"{url}/play/")
-    form = bruno.locator("[data-role=seek-form]")
-    form.get_by_label("Ruleset").select_option("california")
-    form.get_by_label("Casual: ratings stay as they are").check()
-    bruno.get_by_role("button", name="Post a game").click()
+    post_a_casual_game(bruno, asgi_server)
     expect(bruno.locator("[data-role=my-seek]")).to_contain_text("Waiting for an opponent")
     amara.goto(f"{url}/play/")
     offer = amara.locator("[data-role=seeks] li", has_text="bruno")
