@@ -112,6 +112,25 @@ def watch(new_page: Callable[..., Page], server: AsgiServer, table: Table, **siz
     return watcher
 
 
+def practice(
+    new_page: Callable[..., Page],
+    server: AsgiServer,
+    handle: str,
+    *,
+    ruleset: str,
+    bots: list[str],
+    seed: int,
+    **size: Any,
+) -> tuple[Table, Page]:
+    """A new player's practice table of `ruleset`, dealt from a fixed pack, and their page at it."""
+    player = make_player(handle)
+    table = table_practice_create(user=player.user, ruleset=ruleset, bots=bots, deck=fixed_deck(ruleset, seed))
+    page = new_page(**size)
+    log_in(page, server, handle)
+    page.goto(f"{server.url}/tables/{table.pk}/")
+    return table, page
+
+
 def verified_log(table: Table) -> Any:
     table.refresh_from_db()
     assert table.status == Table.Status.OVER and table.log_id is not None
@@ -169,11 +188,7 @@ def _clock(page: Page) -> str:
 def test_team_speed_against_three_bots_with_a_spectator_on_a_phone(
     asgi_server: AsgiServer, new_page: Callable[..., Page], shot: Callable[[Page, str], object]
 ) -> None:
-    dara = make_player("dara")
-    table = table_practice_create(user=dara.user, ruleset="team", bots=["easy"] * 3, deck=fixed_deck("team", 4))
-    page = new_page()
-    log_in(page, asgi_server, "dara")
-    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    table, page = practice(new_page, asgi_server, "dara", ruleset="team", bots=["easy"] * 3, seed=4)
     watcher = watch(new_page, asgi_server, table, width=390, height=844)
     ready([page])
 
@@ -207,13 +222,7 @@ def test_team_speed_against_three_bots_with_a_spectator_on_a_phone(
 def test_double_spit_by_keys_on_eight_piles(
     asgi_server: AsgiServer, new_page: Callable[..., Page], shot: Callable[[Page, str], object]
 ) -> None:
-    erin = make_player("erin")
-    table = table_practice_create(
-        user=erin.user, ruleset="double-spit", bots=["expert"], deck=fixed_deck("double-spit", 3)
-    )
-    page = new_page()
-    log_in(page, asgi_server, "erin")
-    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    table, page = practice(new_page, asgi_server, "erin", ruleset="double-spit", bots=["expert"], seed=3)
     watcher = watch(new_page, asgi_server, table, width=390, height=844)
     ready([page])
 
@@ -234,11 +243,18 @@ def test_double_spit_by_keys_on_eight_piles(
 def test_a_speed_solitaire_run_is_timed_and_ranked(
     asgi_server: AsgiServer, new_page: Callable[..., Page], shot: Callable[[Page, str], object]
 ) -> None:
-    fern = make_player("fern")
-    table = table_practice_create(user=fern.user, ruleset="solitaire", bots=[], deck=fixed_deck("solitaire", 3))
-    page = new_page(width=390, height=844, has_touch=True, is_mobile=True)
-    log_in(page, asgi_server, "fern")
-    page.goto(f"{asgi_server.url}/tables/{table.pk}/")
+    table, page = practice(
+        new_page,
+        asgi_server,
+        "fern",
+        ruleset="solitaire",
+        bots=[],
+        seed=3,
+        width=390,
+        height=844,
+        has_touch=True,
+        is_mobile=True,
+    )
     watcher = watch(new_page, asgi_server, table)
     ready([page])
     expect(page.locator("[data-role=help-game]")).to_contain_text("The run is timed")
@@ -260,7 +276,7 @@ def test_a_speed_solitaire_run_is_timed_and_ranked(
     expect(page.locator("[data-role=replay]")).to_be_visible(timeout=30_000)
     no_sideways_scroll(page)
     shot(page, "table-solitaire-over")
-    assert run.player_id == fern.pk
+    assert run.player.handle == "fern"
     # Once verified, the run is on the leaderboard, where the table's link leads.
     deadline = time.monotonic() + 30
     while run.status != "verified" and time.monotonic() < deadline:
