@@ -11,6 +11,7 @@ from django.test import Client
 
 from replays.models import MatchLog
 from tests.factories import PASSWORD, load, make_match, make_tournament, match_for, player, submit
+from tournaments.services import entrant_add
 
 # Transactional: a log is verified when its submission commits (eager Celery, on_commit), as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -250,3 +251,15 @@ def test_organiser_pages_refuse_players(client: Client) -> None:
     client.login(username="someone", password=PASSWORD)
     assert client.get("/organise/").status_code == 403
     assert client.post("/organise/tournaments/new/", {"name": "x"}).status_code == 403
+
+
+def test_a_bracket_too_small_so_far_for_its_third_place_match_shows_its_page(client: Client, organiser: Any) -> None:
+    """Before the start the page previews the draw; two entrants cannot have semi-finals yet, so there is none."""
+    small = make_tournament(
+        organiser, [player("p1"), player("p2")], format="single_elimination", start=False, third_place=True
+    )
+    response = client.get(f"/tournaments/{small.pk}/")
+    assert response.status_code == 200
+    assert response.context["drawing"] is None
+    entrant_add(tournament_id=small.pk, handle=player("p3").handle, seed=3, user=organiser)
+    assert client.get(f"/tournaments/{small.pk}/").context["drawing"] is not None  # three: the draw appears

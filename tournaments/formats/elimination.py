@@ -72,7 +72,12 @@ class BracketFormat(TournamentFormat):
         # Before the start too: the draw the seeds give so far.
         if len(entrants) < 2:
             return None
-        return self.bracket(tournament, [entrant.player_id for entrant in entrants])
+        try:
+            return self.bracket(tournament, [entrant.player_id for entrant in entrants])
+        except GeneratorUserError:
+            if tournament.status != Tournament.Status.SETUP:
+                raise
+            return None  # the entry so far is too small for the options (a third-place match): no draw yet
 
 
 @register
