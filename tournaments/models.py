@@ -96,6 +96,15 @@ class Tournament(models.Model):
     # "dropped": [player ids of the no-shows], "moved_up": [registration ids moved up into their places]}.
     # None when the start dropped no one (or before any start).
     start_entry = models.JSONField(null=True, blank=True)
+    # The start the beat's sweep made at `starts_at` and the format refused (`tournaments_start_due`): when,
+    # and why, for the page to say. The sweep tries it again an hour on (the entry may have changed), or at
+    # once when the organiser changes its settings or start time; it never holds up another event's start.
+    start_refused_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the start at starts_at was refused by the format (null: it was not)."
+    )
+    start_refusal = models.CharField(
+        max_length=300, blank=True, help_text="Why the start at starts_at was refused (empty: it was not)."
+    )
 
     class SeedBy(models.TextChoices):
         MANUAL = "manual", "By hand (the entrants' order)"

@@ -336,6 +336,8 @@ class TournamentOutput(serializers.ModelSerializer):
             "max_entrants",
             "registration_closes_at",
             "starts_at",
+            "start_refused_at",
+            "start_refusal",
             "entrant_count",
             "created_at",
             "started_at",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings as site
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from core.errors import ApplicationError, Conflict, Invalid
@@ -32,6 +32,8 @@ logger = logging.getLogger(__name__)
 
 #: Tournaments one sweep starts, at most: the rest start at the next.
 _STARTS_PER_SWEEP = 20
+#: How long a start the format refused waits before the sweep tries it again (its settings unchanged).
+_START_RETRY = timedelta(hours=1)
 
 
 def _tie_breaks_resolve(tie_breaks: Sequence[str]) -> list[str]:
@@ -106,6 +108,7 @@ def _settings_apply(tournament: Tournament, settings: TournamentSettings) -> Non
     tournament.auto_approve = settings.auto_approve
     tournament.played_at_tables = settings.played_at_tables
     tournament.advance_automatically = settings.advance_automatically
+    tournament.start_refused_at, tournament.start_refusal = None, ""  # new settings: the sweep tries again
     # A table's best of may be even (its points decide); a two-player format's must be odd.
     seats = 3 if fmt.table_sizes(tournament) else 2
     tournament.series, tournament.series_length = series_resolve(
@@ -213,23 +216,28 @@ def tournaments_start_due(*, now: datetime | None = None) -> list[int]:
 
     The beat's sweep calls this, so an event announced for a time begins then with nobody at the desk.
     Each starts in its own transaction under its row's lock (a start the organiser made meanwhile is not
-    made twice), at most `_STARTS_PER_SWEEP` a sweep. One with fewer than two entrants is not tried; one
-    its format refuses stays for its organiser, logged and tried again at each sweep. Returns the ids started.
+    made twice), at most `_STARTS_PER_SWEEP` a sweep. One with fewer than two entrants is not tried. One
+    its format refuses stays for its organiser with the reason on its row (the page says it), and is tried
+    again `_START_RETRY` later, behind those never refused: a pile of refused events never holds up a
+    start that can be made. Returns the ids started.
     """
+    now = now or timezone.now()
     due = (
-        Tournament.objects.filter(
-            status=Tournament.Status.SETUP, advance_automatically=True, starts_at__lte=now or timezone.now()
-        )
+        Tournament.objects.filter(status=Tournament.Status.SETUP, advance_automatically=True, starts_at__lte=now)
+        .filter(Q(start_refused_at__isnull=True) | Q(start_refused_at__lte=now - _START_RETRY))
         .annotate(entered=Count("entrants"))
         .filter(entered__gte=2)
+        .order_by(F("start_refused_at").asc(nulls_first=True), "starts_at", "pk")
     )
     started = []
     for tournament_id in due.values_list("pk", flat=True)[:_STARTS_PER_SWEEP]:
         try:
             with transaction.atomic():
                 _start(tournament_id)
-        except ApplicationError:
+        except ApplicationError as exc:
             logger.warning("tournament %s: its start time came, but it could not start", tournament_id, exc_info=True)
+            refused = Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.SETUP)
+            refused.update(start_refused_at=now, start_refusal=exc.message[:300])
             continue
         started.append(tournament_id)
     return started
@@ -248,7 +256,10 @@ def _start(tournament_id: int) -> Tournament:
         tournament.options = fmt.start_check(tournament, count).to_json()  # the defaulted options filled
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = timezone.now()
-        tournament.save(update_fields=["status", "started_at", "options", "setup_options"])
+        tournament.start_refused_at, tournament.start_refusal = None, ""
+        tournament.save(
+            update_fields=["status", "started_at", "options", "setup_options", "start_refused_at", "start_refusal"]
+        )
         pairings_open(tournament, entrants=entrants)
     waiting_left_out_notify(tournament)
     tournament.refresh_from_db()

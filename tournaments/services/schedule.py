@@ -37,7 +37,8 @@ def tournament_starts_at_set(*, tournament_id: int, user: AnyUser, starts_at: da
     tournament = tournament_lock(tournament_id)
     _require_unfinished(tournament)
     tournament.starts_at = starts_at
-    tournament.save(update_fields=["starts_at"])
+    tournament.start_refused_at, tournament.start_refusal = None, ""  # a new time: the sweep tries again
+    tournament.save(update_fields=["starts_at", "start_refused_at", "start_refusal"])
     return tournament
 
 
