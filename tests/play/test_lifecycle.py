@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
@@ -12,8 +13,8 @@ from rest_framework.test import APIClient
 
 from matches.models import Game, ResultChange
 from play.acting import tables_sweep
-from play.groups import table_changed_notify
-from play.models import Table, TableSeat
+from play.groups import _hubs, table_changed_notify
+from play.models import Table, TableSeat, TableWatcher
 from play.services import table_open_for_game, table_tick
 from play.services.live import stale_after_ms
 from play.ticker import _tickers
@@ -242,16 +243,44 @@ def test_a_second_tab_takes_the_seat_and_the_first_is_told() -> None:
     assert seat.channel == "" and seat.away_since is not None
 
 
+#: The tasks a table's connections start (by their coroutines' names): a seat's heartbeat, a spectator's,
+#: the table's ticker, and the process's reader of the channel layer.
+_CONNECTION_TASKS = {"TableConsumer._beat", "TableConsumer._watch", "Ticker.run", "_Hub.listen"}
+
+
+def _connection_tasks() -> set[str]:
+    """The connection tasks still running on this event loop."""
+    names = (task.get_coro().__qualname__ for task in asyncio.all_tasks() if not task.done())  # type: ignore[union-attr]
+    return {name for name in names if name in _CONNECTION_TASKS}
+
+
+async def _bug(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("a bug")
+
+
+def _bug_in_a_read(*args: Any, **kwargs: Any) -> Any:  # a selector: it runs on the table's thread
+    raise RuntimeError("a bug")
+
+
+async def _dies_of_the_bug(socket: Seat) -> None:
+    """Read what the socket's consumer sends (a state may come first) until its exception comes out."""
+    with pytest.raises(RuntimeError, match="a bug"):
+        while True:
+            await socket.communicator.receive_output(timeout=3)
+
+
+async def _settled() -> None:
+    """Let cancelled tasks run to their end (each needs a turn of the loop to see its cancellation)."""
+    await asyncio.sleep(0.05)
+
+
 def test_a_consumer_killed_by_an_exception_leaves_no_seat_beat_or_ticker(monkeypatch: pytest.MonkeyPatch) -> None:
     table, users = _open()
-
-    async def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("a bug in the referee")
 
     async def scenario() -> None:
         one = Seat(table.pk, users[0])
         await one.connect()
-        monkeypatch.setattr("play.consumers.table_act", broken)
+        monkeypatch.setattr("play.consumers.table_act", _bug)
         await one.send({"type": "ready"})
         with pytest.raises(RuntimeError):
             await one.communicator.receive_output(timeout=3)
@@ -261,6 +290,49 @@ def test_a_consumer_killed_by_an_exception_leaves_no_seat_beat_or_ticker(monkeyp
     seat = TableSeat.objects.get(table_id=table.pk, seat=0)
     assert seat.channel == ""  # released at once, not left beating
     assert Table.objects.get(pk=table.pk).away[0] is not None
+
+
+def test_consumers_killed_by_exceptions_leave_no_task_running(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    settings.SPEED_TABLE_SETTINGS = {**settings.SPEED_TABLE_SETTINGS, "abandon_ms": 60000}  # no abort meanwhile
+    table, users = _open()
+
+    async def scenario() -> None:
+        seat, spectator = Seat(table.pk, users[0]), Seat(table.pk)
+        await seat.connect()
+        await spectator.connect()
+        assert _connection_tasks() == _CONNECTION_TASKS  # both beating, the table timed, the layer read
+        monkeypatch.setattr("play.consumers.table_act", _bug)
+        monkeypatch.setattr("play.consumers.table_who", _bug_in_a_read)
+        await seat.send({"type": "ready"})
+        await _dies_of_the_bug(seat)
+        await _settled()
+        assert _connection_tasks() == {"TableConsumer._watch", "Ticker.run", "_Hub.listen"}  # the spectator's
+        await spectator.send({"type": "who", "ref": "w"})
+        await _dies_of_the_bug(spectator)
+        await _settled()
+        assert _connection_tasks() == set()
+        assert not _hubs[asyncio.get_running_loop()].members
+
+    async_to_sync(scenario)()
+    assert table.pk not in _tickers
+    assert not TableWatcher.objects.filter(table_id=table.pk).exists()
+
+
+def test_a_connect_that_fails_once_the_ticker_runs_leaves_no_task_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, users = _open()
+
+    async def scenario() -> None:
+        monkeypatch.setattr("play.consumers.seat_arrive", _bug)  # after the accept, the ticker and the group
+        seat = Seat(table.pk, users[0])
+        connected, _ = await seat.communicator.connect()
+        assert connected
+        await _dies_of_the_bug(seat)
+        await _settled()
+        assert _connection_tasks() == set()
+        assert not _hubs[asyncio.get_running_loop()].members
+
+    async_to_sync(scenario)()
+    assert table.pk not in _tickers
 
 
 def test_a_table_never_readied_is_aborted_by_its_timer() -> None:
