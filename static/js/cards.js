@@ -1,7 +1,7 @@
 /* Playing cards drawn as the `{% card %}` template tag draws them (web/templatetags/cards.py),
-   for the scripts that draw cards themselves: the replay viewer and the table page (with the few helpers
-   they all need to build a page). Loaded
-   before them; sets `window.SpeedCards`. Plain script, no inline code (the site's CSP). */
+   for the scripts that draw cards themselves: the replay viewer and the table page, with the few
+   helpers both build their pages with. Loaded before them; sets `window.SpeedCards`. Plain
+   script, no inline code (the site's CSP). */
 (function () {
   "use strict";
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import User
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -73,7 +73,7 @@ def test_a_start_the_format_refuses_is_said_on_the_page_and_holds_up_no_other(
     assert tournaments_start_due(now=later) == []  # an hour on it is tried again, and refused again
     refused.refresh_from_db()
     assert refused.start_refused_at == later
-    organiser = User.objects.get(username="orga-third")
+    organiser = get_user_model().objects.get(username="orga-third")
     tournament_starts_at_set(tournament_id=refused.pk, user=organiser, starts_at=later)
     refused.refresh_from_db()
     assert refused.start_refused_at is None and refused.start_refusal == ""  # a new time: tried at the next sweep

@@ -47,10 +47,9 @@ def _ready_and_play(pages: list[Page]) -> None:
         expect(page.locator("[data-role=result]")).not_to_be_empty()
 
 
-def _table_decided(match: Match, number: int) -> Game:
-    game = Game.objects.get(match=match, number=number)
+def _first_game_decided_at_its_table(match: Match) -> None:
+    game = Game.objects.get(match=match, number=1)
     assert game.decided_by == Game.DecidedBy.TABLE, game.decided_by
-    return game
 
 
 def test_two_strangers_meet_in_the_lobby_then_by_a_challenge_and_play_again(
@@ -72,7 +71,7 @@ def test_two_strangers_meet_in_the_lobby_then_by_a_challenge_and_play_again(
     _ready_and_play([amara, bruno])
     lobby_match = Match.objects.get()
     assert Seek.objects.get().status == Seek.Status.TAKEN and not lobby_match.rated
-    _table_decided(lobby_match, 1)
+    _first_game_decided_at_its_table(lobby_match)
 
     # The challenge: bruno finds amara's page and asks for a series; only her yes makes the match.
     bruno.goto(f"{url}/players/")
@@ -101,7 +100,7 @@ def test_two_strangers_meet_in_the_lobby_then_by_a_challenge_and_play_again(
     amara.wait_for_url(bruno.url)
     first_table_url = bruno.url
     _ready_and_play([amara, bruno])
-    _table_decided(challenged, 1)
+    _first_game_decided_at_its_table(challenged)
 
     # Play again: the series of one is over, so both saying yes makes a casual rematch at a new table.
     amara.get_by_role("button", name="Play again").click()
@@ -117,5 +116,5 @@ def test_two_strangers_meet_in_the_lobby_then_by_a_challenge_and_play_again(
         page.wait_for_url(re.compile(rf"/tables/{again.next_table.pk}/$"))
         assert page.url != first_table_url
     _ready_and_play([amara, bruno])
-    _table_decided(rematch, 1)
+    _first_game_decided_at_its_table(rematch)
     shot(bruno, "journey-rematch-over")
